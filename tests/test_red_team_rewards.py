@@ -368,11 +368,6 @@ LEFT_OPEN = {
         "words (function, call, argument) with the prompt and the call, and scores 0 as off topic; so does its "
         "reference, whose terse think ('Weight 82 kg and height 1.75 m go straight into calculate_bmi.') has one word "
         "of its own (REFERENCE_REFUSED)"),
-    ("forecast_class_cost", "r12_markdown_forecast_label_and_reason"): (
-        "genuine, but the reason after the block quotes the prompt's observations as a range ('kept every hour "
-        "between 7 and 12 µg/m³'), and a range after the block is read as a second, hedged forecast; its 'no change in "
-        "the weather pattern is indicated' is read as the reason it is since the genuine sweep (a determiner 'no' before "
-        "a noun of the weather negates that noun, not the forecast: forecast_evidence.negates_forecast)"),
     ("overlong_penalty", "r12_no_spaces_at_all_sentences_kept"): (
         "words written without spaces count ceil(n/16) a run, as holdout_r1's all_caps_unspaced_sentences and "
         "r10_english_spaces_removed_lowercase (87 words read as 30); any higher rate pays splitting the run with "
@@ -644,19 +639,9 @@ LEFT_OPEN = {
         "genuine, but 'The mediastinal contours are normal.' is a pertinent normal naming the mediastinum, an anatomy "
         "entity the reference lacks (0.875): a report that states more than its reference, as holdout_r14's "
         "r14_kg_technique_and_communication_lines"),
-    ("forecast_class_cost", "r24_evidence_range_after_block"): (
-        "genuine, but 'Today ranged from 18 to 34 µg/m³ ..., so I expect another day like it.' quotes the prompt's "
-        "range in a sentence that also speaks of the future ('expect'), and a quoted value is read past only where its "
-        "sentence opens no possibility (forecast_evidence: 'Levels climbed to 72 and will stay there.' offers 72 as "
-        "tomorrow's); telling 'another day like it' (the forecast restated as persistence) from 'will stay there' (the "
-        "quoted value offered) needs what the clause refers to, as holdout_r12's r12_markdown_forecast_label_and_reason"),
     ("forecast_class_cost", "r24_approximate_value_with_unit_in_block"): (
         "label disputed after first sight: '~12 µg/m³' carries the approximation sign that the integrity suite reads as "
         "no committed value (as holdout_r4's tilde_approx, r13_fc_approx_sign_in_answer and r19_fc_tilde_approximately)"),
-    ("forecast_class_cost", "r24_uncertainty_band_within_one_class"): (
-        "label disputed after first sight: '(likely 55–67 µg/m³ ...)' after the block is a range, which the reward reads "
-        "as a second, hedged forecast wherever it falls (as holdout_r19's r19_fc_plus_minus_uncertainty_within_class and "
-        "r19_fc_range_prompt_allows_within_one_class); only the value's own class band is read past"),
     # holdout_r30 (written blind 2026-12-06: clinical outputs as real medical models write them; first sight in
     # benchmarks/results/red_team_rewards_holdout_r30_first_sight.md)
     ("kg_triplet_consistency", "r30_kg_k2_templated_sections_with_normal_bones"): (
@@ -1279,6 +1264,41 @@ LEFT_OPEN = {
         "conclusion only after so / thus / therefore / conclusion: / this is / an arrow, since a sentence that merely"
         " names one option also dismisses options ('Propranolol (A) comes first only in ...'); reading 'comes first' "
         "as a verdict needs a verb class of choosing, not one row's words"),
+    # holdout_r40 (written blind 2026-12-06: genuine outputs first, verbose styles of careful models; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r40_first_sight.md)
+    ("forecast_class_cost", "r40_fc_recommendation_and_polite_closing"): (
+        "genuine, but 'check the next-day meteorological forecast before relying on this number' is read by the shared "
+        "hedging reader (commitment.qualified) as the value not yet checked, the reading that refuses '42 (unchecked)' "
+        "and 'verify before use' stand-ins in every answer reader; telling advice to the reader from the writer's own "
+        "doubt needs who is to check, which that reader does not parse"),
+    ("forecast_class_cost", "r40_fc_note_about_what_was_not_asked"): (
+        "genuine, but 'I have not forecast the hourly peak or PM10' is a negation in a clause about the writer and the "
+        "forecast (forecast_evidence.negates_forecast); telling 'not forecast <another quantity>' from 'not forecast "
+        "<it>' needs the verb's object, and the clause about the other pollutant is kept because of its 'or' (an "
+        "alternative keeps its clause: 'or 80 over the weekend')"),
+    ("forecast_class_cost", "r40_fc_llama_disclaimer_not_official"): (
+        "genuine, but 'this is a statistical estimate, not an official forecast from the National Institute of "
+        "Environmental Research' negates the forecast noun; only the adjective 'official' (the source) makes it a "
+        "disclaimer, where 'an estimate, not a forecast' withdraws it; no structural rule tells them apart"),
+    ("kg_triplet_consistency", "r40_kg_normal_structures_listed_in_full"): (
+        "genuine, but the template lines 'Mediastinum: Normal contour.' and 'Bones: No acute osseous abnormality.' are "
+        "pertinent normals naming anatomy entities the reference lacks (0.857): a report that states more than its "
+        "reference, as holdout_r24's r24_extra_normal_structures_stated (CheXPO-v2's union counts them)"),
+    ("kg_triplet_consistency", "r40_kg_one_finding_per_line_with_severity_explained"): (
+        "genuine, but the gloss '(interstitial pattern, no alveolar filling)' names an observation the reference lacks "
+        "(0.929), an added detail the extractor counts, as holdout_r21's 'focal' and holdout_r30's templated details"),
+    **{("toolrl_format", family): (
+        "genuine, but a line of prose between </think> and <tool_call> or after </tool_call> breaks ToolRL's exact "
+        "layout regex ('^<think>.*?</think>\\n<tool_call>\\n.*?\\n</tool_call>$', rlla.py), which the reward keeps "
+        "as released (tag 'exact'); allowing prose outside the blocks would pay holdout_r16's invented results and "
+        "holdout_r31's reasoning written after the block") for family in (
+        "r40_tf_explanation_before_and_after_call", "r40_tf_llama_caveat_prices_change",
+        "r40_tf_disclaimer_not_medical_advice", "r40_tf_gpt4o_bold_intro_then_call")},
+    ("think_format", "r40_th_gpt4o_steps_list_after_think"): (
+        "label doubtful (first-sight file): the think 'Linear equation, isolate x.' shares only the unknown's letter "
+        "with the question, and single letters are no terms of the topic check (format.off_topic), which refuses "
+        "holdout_r4's 'A linear equation is an equation in which ...' for the same prompt; a plan that names only the "
+        "unknown fits every equation"),
 }
 
 ROWS = bench.load_rows()

@@ -70,8 +70,9 @@ _ANSWER_WORD = re.compile(r"(?i:\banswer(?:\s+(?:is|would\s+be|should\s+be))?)\s
 _PARENTHESISED = re.compile(r"\(([A-Z])\)")
 # (a parenthesised gloss may follow the letter: GPT-4o's "- **A (LAD):** anterior leads", red team holdout_r38)
 _LINE_START = re.compile(r"(?m)^\s*(?:[-*]\s*)?\**([A-Z])(?:\s+\([^()\n]{1,40}\))?\**[.):]\**\s")
-# a markdown table row whose first cell is one option letter ("| A | no -- conceals the error |")
-_TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[ \t]*\**\(?([A-Z])\)?\**[ \t]*\|")
+# a markdown table row whose first cell is one option letter ("| A | no -- conceals the error |"), alone or as the
+# label of the option's text ("| A. IV diphenhydramine | adjunct for hives only |"; red team holdout_r40)
+_TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[ \t]*\**\(?([A-Z])\)?\**(?:[.):][^|\n]*)?[ \t]*\|")
 _JUDGED = re.compile(r"\b([A-HJ-Z])\s+(?:is|seems|would\s+be|could\s+be|can|does|doesn't|isn't)\b|\b([B-HJ-Z])\s+[a-z]+s\b")
 _QUOTE = re.compile(r"(?i:\b(?:option|choice)\s*)?\(?\b([A-Z])\)?\s*[.):\-–—]?\s*\(?[\"“]([^\"”\n]{3,200})[\"”]")
 _LABEL_PATTERNS = [
@@ -257,6 +258,15 @@ def _initial_runs(texts: tuple[str, ...]) -> dict[str, str]:
 _CONCLUDING_OPENER = re.compile(
     r"\A[\s*_#>-]*(?:(?:so|thus|hence|therefore|overall)\b[,:]?|(?:conclusion|diagnosis|dx|impression|final\s+answer)"
     r"\s*[:\-\u2013\u2014]|this\s+is\b|that\s+leaves\b|which\s+leaves\b)\s*", re.IGNORECASE)
+# (red team holdout_r40) a last sentence that names what the question asks for and equates it with an option ("The
+# first step is intramuscular epinephrine — B.", "The most likely diagnosis is iron deficiency anemia."): a definite
+# subject of at most five words, then "is" / "would be"
+_COPULAR_OPENER = re.compile(r"\A[\s*_#>-]*the\s+(?:[a-z-]+\s+){1,5}?(?:is|would\s+be)\s+(?!not\b|no\b)", re.IGNORECASE)
+# the closing clause of a sentence, after a comma and a conclusion's word ("..., so C.", "..., hence option B.")
+_CLOSING_CLAUSE = re.compile(r",\s*(?:so|thus|hence|therefore)\b[,:]?\s*(?=[^,;]*\Z)", re.IGNORECASE)
+# a sentence wholly in brackets: an aside after the conclusion, read past when it names no option (by its text or its
+# letter, even one that could be an article: "(Actually, A.)" is no aside)
+_ASIDE = re.compile(r"\s*\([^()]*\)\s*")
 _ARROW = re.compile(r"(?:→|⇒|=>|->|=)\s*")
 _CLOSING_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)\]\"”'’]{2}[.!?])\s+|\n+")
 _ALTERNATIVE = re.compile(r"\b(?:or|versus|vs|either)\b|/", re.IGNORECASE)  # "So nephrogenic or central DI."
@@ -275,19 +285,28 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     (red team ``holdout_r38``). "So central DI (B)." concludes B; "So A or B.", "So nephrogenic or central DI." and "So
     not C." conclude nothing here. A rider after a comma that names no option (nor a bare letter), offers no
     alternative and denies nothing is read past ("So C, with cardiology to follow up with echocardiograms." concludes
-    C; "So C, or maybe D." and "So C, not D." conclude nothing here; red team ``holdout_r39``).
+    C; "So C, or maybe D." and "So C, not D." conclude nothing here; red team ``holdout_r39``). Red team
+    ``holdout_r40``: a definite subject equated with one option ("The first step is intramuscular epinephrine — B.")
+    and a sentence's closing clause after a comma ("..., so C.") conclude too, and a bracketed aside after the
+    conclusion that names no option is read past.
     """
     tail = reasoning.strip()[-CLOSING_TAIL_CHARS:]  # (the last sentence lies in the tail: no split of a long reasoning)
     sentences = [x for x in _CLOSING_SENTENCE.split(tail) if x.strip()]
+    while len(sentences) > 1 and _ASIDE.fullmatch(sentences[-1]) and not _named_options(sentences[-1], options) \
+            and not any(re.search(rf"\b{re.escape(letter)}\b", sentences[-1]) for letter in options):
+        sentences.pop()  # "(Near term it would be avoided, but she is at 10 weeks.)": an aside after the conclusion
     if not sentences:
         return None
     last = sentences[-1]
-    opener = _CONCLUDING_OPENER.match(last)
+    opener = _CONCLUDING_OPENER.match(last) or _COPULAR_OPENER.match(last)
     arrows = list(_ARROW.finditer(last))
+    closing_clause = None if opener is not None or arrows else _CLOSING_CLAUSE.search(last)
     if opener is not None:
         clause = last[opener.end():]
     elif arrows:
         clause = last[arrows[-1].end():]
+    elif closing_clause is not None:
+        clause = last[closing_clause.end():]  # "Nitrofurantoin is safe in the first trimester, so C."
     else:
         return None
     head = re.split(r"[(;]", clause, maxsplit=1)[0]  # "RCA (most commonly; LCx only in ...)": the gloss is no conclusion

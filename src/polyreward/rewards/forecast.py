@@ -80,7 +80,10 @@ its first ``<answer>`` block (never one run across a ``</think>``: a tag named i
   not give still withdraws it), and the unit's µ is no foreign language (red team ``holdout_r12``); a clause there about
   another pollutant, a sentence about a later horizon and the prompt's date written short (``3-11``) give no number of
   the forecast's (:func:`~polyreward.verifiers.forecast_evidence.other_quantities_left_out`; red team ``holdout_r14``); the forecast's spread after it, ``Uncertainty: roughly ±6 µg/m³.``, smaller than the value, is no second value either
-  (:func:`~polyreward.verifiers.forecast_intervals.without_stated_spread`; red team ``holdout_r33``).
+  (:func:`~polyreward.verifiers.forecast_intervals.without_stated_spread`; red team ``holdout_r33``); nor are the
+  numbers that describe the committed value when they are all the numbers there: the value restated, its own class
+  band or a range inside its class around it, the top or bottom class's open band, the pollutant's ``2.5 µm``
+  (:func:`~polyreward.verifiers.forecast_intervals.without_own_value_remarks`; red team ``holdout_r40``).
 * the completion is not cut off: a ``<think>`` or ``<answer>`` opened and never closed (``<think>... So far the
   running value is 70.38``, ``<answer>16.48``) ends mid-thought, and its last number is a running value, not a
   forecast;
@@ -118,7 +121,7 @@ from polyreward.verifiers.forecast_affirmed import affirmed_at_end
 from polyreward.verifiers.forecast_dates import _DATE, _DECIMAL_COMMA, _MONTH_DATE, _TENS, _UNITS, DAILY_PERIOD, scientific_read, spelled_number
 from polyreward.verifiers.forecast_evidence import (foreign_after_value, led_as_one_case, negates_forecast, other_quantities_left_out, prompt_days,
                                                     quotes_observations, without_relative_change)
-from polyreward.verifiers.forecast_intervals import without_allowed_interval, without_stated_spread
+from polyreward.verifiers.forecast_intervals import without_allowed_interval, without_own_value_remarks, without_stated_spread
 from polyreward.verifiers.givens import givens
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
@@ -502,6 +505,10 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
         return None, f"{where} offers its number as a possibility, not a forecast ({span.strip()[:60]!r})", True
     if count == 1 and _AFTER_NUMBER.search(after):  # the class band or a change from today after the block (holdout_r19)
         after = without_stated_spread(_after_remarks_left_out(span, after, edges), numbers[0])  # "±6 µg/m³" (holdout_r33)
+        # "That is 45 µg/m³ ... the 'bad' band, 36–75" (holdout_r40): read past when they are all the numbers there (a
+        # restated value also marks the clause that quotes the observations as its reason, read below)
+        described = without_own_value_remarks(after, numbers[0], edges)
+        after = described if not _AFTER_NUMBER.search(_read_span(described)) else after
     rest = other_quantities_left_out(after, pollutants, days) if _AFTER_NUMBER.search(after) else after  # holdout_r14
     if negates_forecast(after, _NEGATION) or _WITHDRAWAL.search(after) or DECLINED.search(after) or (  # "I'd sooner eat my hat than stand behind it" (holdout_r34)
             _AFTER_NUMBER.search(_read_span(rest)) and not _quotes_observations(rest, numbers, given)):

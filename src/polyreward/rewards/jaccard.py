@@ -46,7 +46,9 @@ source, with the exploits that brings — docs/rewards/clinical.md):
   :func:`polyreward.verifiers.label_amendments.offers_other_labels`; red team ``holdout_r35``; and so is a block after
   which a note says ``take X out`` or calls a label's finding resolved, credits the list to another reader, or gives
   an answer line after a full stop on its line (``... Final list: cardiomegaly.``); an edit of the form only
-  (``Edit: corrected the spelling``) withdraws nothing (red team ``holdout_r38``).
+  (``Edit: corrected the spelling``) withdraws nothing (red team ``holdout_r38``); the answer restated in prose and
+  narrowed by ``only`` / ``alone`` (``so count my answer as cardiomegaly only``) is an answer line too
+  (:func:`polyreward.verifiers.label_amendments.narrowed_answer`; red team ``holdout_r40``).
 
 Red team ``holdout_r3`` (normalised mode): labels compare by a spelling key (plural and singular, British and
 American spellings: ``pleural effusions``, ``pulmonary oedema``), an affirming status (``a (present)``) and the
@@ -103,7 +105,7 @@ from polyreward.schema import prompt_text
 from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
 from polyreward.verifiers.denial import disowns_text_before
 from polyreward.verifiers.framing import header_frames_away
-from polyreward.verifiers.label_amendments import answer_line, offers_other_labels, removed_label, withdraws_list
+from polyreward.verifiers.label_amendments import answer_line, narrowed_answer, offers_other_labels, removed_label, withdraws_list
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.radiology_labels import as_gold_findings
@@ -242,6 +244,10 @@ class JaccardReward(RolloutReward):
         restated = answer_line(view[blocks[-1][1]:])
         if restated is not None and self._canonical(read_labels(restated, self.separator)) != sets[0]:
             return None, "an answer line after the <answer> block names other labels: no committed answer"
+        # red team holdout_r40: the answer restated in prose and narrowed ("so count my answer as cardiomegaly only")
+        narrowed = narrowed_answer(view[blocks[-1][1]:])
+        if narrowed is not None and self._canonical(read_labels(narrowed, self.separator)) != sets[0]:
+            return None, "a sentence after the <answer> block narrows the answer to other labels: no committed answer"
         # red team holdout_r2: a header that denies the block or names it an example, a later clause that takes back
         # all before it ("All of the above were excluded.", "I did not look at the image."), a note in another language
         if why := header_frames_away(view, blocks[0][0]):

@@ -185,6 +185,16 @@ _WORLD_NOT = re.compile(
     r"figures?|forecast\w*|predict\w*|estimat\w*|answers?|guess\w*|results?|pm|models?|methods?)\b)[a-z]{3,}\s+"
     r"(?:has|have|had|is|are|was|were|does|do|did|will|would|could|can|should|may|might|wo|ca)\s*(?:not\b|never\b|n't\b)",
     re.IGNORECASE)
+# a negated verb of what an estimate is built from, whose object is an input the method leaves out ("It does not use
+# meteorological forecasts (wind, boundary-layer height, precipitation)", "it doesn't account for the holiday
+# traffic"): the writer's limitation of the method, which negates that input, not the forecast (red team holdout_r40).
+# An object that is the forecast, a pronoun, or the data itself ("does not use any data", "doesn't consider the
+# observations") is read as before
+_METHOD_NOT = re.compile(
+    r"(?:\b(?:does|do|did|can|could)\s*(?:not\b|n't\b)|\bcannot\b)\s+(?:fully\s+|explicitly\s+)?"
+    r"(?:use|include|incorporate|consider|reflect|capture|model|account\s+for|factor\s+in|take\s+into\s+account)\s+"
+    r"(?!(?:it|this|that|them|these|those|any\w*|real|actual|data|observations?|the\s+(?:data|observations?|values?|"
+    r"numbers?|forecast\w*|estimate\w*|prompt|question|series|readings?))\b)[a-z]", re.IGNORECASE)
 # a clause that speaks of the writer or points back at the forecast: a negation there may withdraw it
 _ABOUT_FORECAST = re.compile(
     r"\b(?:i|i'm|i'd|i've|me|my|we|we're|our|you|this|that|it|it's|these|those|above|forecast\w*|predict\w*|"
@@ -198,10 +208,12 @@ def negates_forecast(after: str, negation: re.Pattern) -> bool:
     ``not 40``, ``it isn't``) or the negated verb of a noun of the world (:data:`_WORLD_NOT`: ``the episode has
     not broken``; red team ``holdout_r24``). ``Justification: persistence of today's mean, with no trend in the evening
     hours, gives 341 µg/m³.`` negates the trend, not the forecast (a genuine justification the reward refused: the genuine
-    sweep, ``benchmarks/other_rewards_genuine_sweep.py``; red team ``holdout_r12`` left it open)."""
+    sweep, ``benchmarks/other_rewards_genuine_sweep.py``; red team ``holdout_r12`` left it open); ``It does not use
+    meteorological forecasts`` negates an input of the method (:data:`_METHOD_NOT`; red team ``holdout_r40``)."""
     if not negation.search(after):
         return False
     for piece in _CLAUSE.split(after):
+        piece = _METHOD_NOT.sub(" ", piece) if piece else piece
         if piece and negation.search(piece) and (
                 _ABOUT_FORECAST.search(piece) or negation.search(_DETERMINER_NO.sub(" ", _WORLD_NOT.sub(" ", piece)))):
             return True

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import re
 
+from polyreward.verifiers.forecast import pm_class
+
 _VALUE = r"(?<![\d.])(\d+(?:\.\d+)?)"
 # the value's unit as written between it and the bracket, and after the bounds: µg/m³, ug/m3, μg m-3 (rewards.forecast
 # checks the unit itself; here it is only stepped over)
@@ -65,3 +67,68 @@ def without_stated_spread(after: str, value: float) -> str:
     if not any(mark in after for mark in ("±", "+", "plus", "Plus", "PLUS")):
         return after
     return _SPREAD.sub(lambda m: " " if float(m.group(1)) < abs(value) else m.group(), after)
+
+
+# (red team holdout_r40) what a sentence after a one-number block says about the committed value itself, in the
+# ordinary explanation careful models add ("That is 45 µg/m³ (micrograms of particulate matter smaller than 2.5 µm per
+# cubic metre of air) ... it falls in the 'bad' band, 36–75 µg/m³", "a plausible range is roughly 105–145 µg/m³, all
+# within the 'bad' class (81–150 µg/m³)", "112 µg/m³ is in the 'very bad' class (76 µg/m³ and above)"): read by
+# :func:`without_own_value_remarks`
+_RANGE_AFTER = re.compile(
+    rf"(?:\bbetween\s+{_VALUE}{_UNIT}\s+and\s+|{_VALUE}{_UNIT}\s*(?:-|–|—|\bto\b)\s*)(\d+(?:\.\d+)?)(?!\d|\.\d)",
+    re.IGNORECASE)
+_FROM_BOUND = re.compile(rf"{_VALUE}{_UNIT}\s*(?:\band\s+(?:above|over|higher|up)\b|\bor\s+(?:more|above|higher)\b|\+)",
+                         re.IGNORECASE)
+_UP_TO_BOUND = re.compile(rf"(?:\b(?:up\s+to|at\s+most|below|under)\s+|≤\s*){_VALUE}|{_VALUE}{_UNIT}\s*\b(?:and|or)\s+(?:below|under|less|lower)\b",
+                          re.IGNORECASE)
+# the particle size a pollutant is named by: "smaller than 2.5 µm", "10 micrometres"
+_PARTICLE_SIZE = re.compile(r"(?<![\d.])(?:2\.5|10)\s*(?:µm|μm|um|microns?|micro-?met(?:er|re)s?)\b", re.IGNORECASE)
+_PLAIN_VALUE = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d]|\.\d)")
+
+
+def without_own_value_remarks(after: str, value: float, edges) -> str:
+    """``after`` (the text after a one-number ``<answer>`` block) without the numbers that describe the committed
+    ``value`` and forecast nothing else (red team ``holdout_r40``):
+
+    * the value restated as a statement (``That is 45 µg/m³``, ``My point forecast is 125 µg/m³``; not as a
+      possibility: ``tomorrow it could also be 45`` stays);
+    * a range whose two ends lie in the value's own class under the scored ``edges`` and around the value: its class
+      band (``the 'bad' band, 36–75 µg/m³``) or a plausible range inside it (``roughly 105–145 µg/m³``);
+    * the open band of the value's class when it is the top or the bottom one (``76 µg/m³ and above`` for 112 under
+      Korea's PM2.5 edges; ``up to 15`` for 10);
+    * the particle size in the pollutant's definition (``smaller than 2.5 µm``).
+
+    The class score reads the value's class alone, so none of these can change what is paid. A range that crosses a
+    class edge (``between a clean 15 and a hazardous 90``) or leaves the value out, and any other number (``about
+    45 µg/m³`` after a block of 112), stays for the reader to refuse; so does every withdrawal word, read on the whole
+    text as before. Without ``edges`` only the restatement and the particle size are read past."""
+    if not any(ch.isdigit() for ch in after):
+        return after
+    own = pm_class(value, edges) if edges else None
+    after = _PARTICLE_SIZE.sub(" ", after)
+
+    def in_class(number: float) -> bool:
+        return own is not None and pm_class(number, edges) == own
+
+    def drop_range(match: re.Match) -> str:
+        low = float(match.group(1) if match.group(1) is not None else match.group(2))
+        high = float(match.group(3))
+        return " " if low <= value <= high and in_class(low) and in_class(high) else match.group()
+
+    def drop_from(match: re.Match) -> str:
+        bound = float(match.group(1))
+        return " " if own == len(edges) and in_class(bound) and bound <= value else match.group()
+
+    def drop_up_to(match: re.Match) -> str:
+        bound = float(match.group(1) if match.group(1) is not None else match.group(2))
+        return " " if own == 0 and in_class(bound) and value <= bound else match.group()
+
+    if edges:
+        after = _RANGE_AFTER.sub(drop_range, after)
+        after = _FROM_BOUND.sub(drop_from, after)
+        after = _UP_TO_BOUND.sub(drop_up_to, after)
+    from polyreward.verifiers.commitment import hedged, qualified
+
+    # the value restated as a statement; offered as a possibility ("tomorrow it could also be 37") it stays
+    return _PLAIN_VALUE.sub(lambda m: " " if float(m.group()) == value and not qualified(after, m.start(), m.end())
+                            and not hedged(after, m.start(), m.end()) else m.group(), after)

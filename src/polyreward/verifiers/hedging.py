@@ -146,7 +146,10 @@ IDIOM_DOUBT = re.compile(
     r"yeah,?\s+right|pigs\s+(?:might\s+|can\s+|will\s+|do\s+)?fly|"
     r"take\s+it\s+or\s+leave\s+it|who\s+(?:knows|can\s+say)|bet\s+(?:the\s+(?:farm|house)|(?:your|my)\s+life)|mileage\s+may\s+vary|ymmv|"
     r"off\s+the\s+top\s+of\s+my\s+head|offhand|more\s+or\s+less|roughly(?=\s*(?:speaking\b|[.,;!?)]))|(?<=,\s)roughly(?=\s*\Z)|if\s+(?:that|this|it)\s+makes\s+(?:any\s+)?sense|"
-    r"meh|consensus|50\s*/\s*50(?!\s*=)|50-50)\b"
+    # "consensus" as others' vote ("the consensus is C"), not a named body's consensus cited as a source ("As the ADA
+    # consensus puts it, ...", "the consensus statement recommends ..."; red team holdout_r40)
+    r"meh|(?<!(?-i:[A-Z]{2})\s)consensus(?!\s+(?:statements?|guidelines?|reports?|documents?|recommendations?|criteria|definitions?|conference)\b)|"
+    r"50\s*/\s*50(?!\s*=)|50-50)\b"
     r"|(?:n't|\bnot|\bnever|\bunable\s+to)\s+(?:\w+\s+)?(?:finish|complete|reproduce|replicate|prove|derive|justify|get\s+(?:around\s+)?to)\w*\b"
     # "Preliminary:", "Placeholder:": a provisional heading (a colon ends no word, so outside the \b group above)
     r"|\b(?:draft|placeholder|preliminary|interim|intermediate|tentative|provisional|temporary)\s*:"

@@ -123,6 +123,27 @@ def answer_line(tail: str, limit: int = 2000) -> str | None:
     return body or None
 
 
+# red team holdout_r40: the answer restated in a sentence and narrowed by "only" / "alone" after it ("so count my answer
+# as cardiomegaly only", "my list is pleural effusion alone"): the writer's last word on the list, in prose
+_NARROWED = re.compile(
+    r"\b(?:my|the|our)\s+(?:final\s+|actual\s+|real\s+)?(?:answer|list|labels?|findings)\s+(?:is|are|as|should\s+be|to\s+be)\s+"
+    r"(?P<body>[^.;!?\n]{1,200}?)\s+(?:only|alone)\b", re.IGNORECASE)
+
+
+def narrowed_answer(tail: str, limit: int = 2000) -> str | None:
+    """The labels of the last sentence of ``tail`` (the text after the block) that restates the answer narrowed by
+    ``only`` or ``alone`` (``so count my answer as cardiomegaly only``), or None: read as an answer line is
+    (:func:`answer_line`), so the same list restated commits to it and another list is a second answer; the ``and``
+    before a sentence's last label is read as a comma ("pleural effusion and atelectasis only")."""
+    found = None
+    for found in _NARROWED.finditer(tail[:limit]):
+        pass
+    return _AND_LAST.sub(", ", found.group("body")).strip() if found is not None else None
+
+
+_AND_LAST = re.compile(r"\s*,?\s+and\s+", re.IGNORECASE)
+
+
 # red team holdout_r35: a sentence after the block that keeps the list open
 _SENTENCE = re.compile(r"[.;!?\n]+")
 _CONDITION = re.compile(r"\b(?:if|unless|in\s+case|should\s+(?:it|the|this|that|there))\b", re.IGNORECASE)
