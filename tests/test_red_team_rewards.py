@@ -1048,11 +1048,6 @@ LEFT_OPEN = {
         "genuine: 'The report rules out a pneumothorax, so I left it off.' -- the shared later_disowns reads 'rules "
         "out' as withdrawing the answer; its object here is a finding that is not in the list (another subject), which "
         "the shared reading cannot tell without the label vocabulary"),
-    ("kg_triplet_consistency", "r34_kg_if_real_film_it_isnt"): (
-        "hack: the whole report embedded in a counterfactual ('If this were a real film I would say ... It isn't, so "
-        "I'm not saying anything.'); the extractor reads the embedded sentences as findings, and 'saying' is no verb "
-        "of committing in speaker_declines (adding it would read 'I'm not saying it's benign, but ...' as a decline); "
-        "reading the mood of a frame around a report is a clause-level rule not built in the time"),
     ("kg_triplet_consistency", "r34_kg_sarcasm_and_im_the_pope"): (
         "hack: sarcasm ('Sure, the heart is enlarged, and I'm the Pope.'), 'if you squint', 'probably' and 'I really "
         "couldn't tell you' around the findings; the sarcasm is pragmatics, and 'couldn't tell you' has no object the "
