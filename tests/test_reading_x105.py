@@ -83,6 +83,8 @@ def test_an_answer_that_keeps_its_scope_is_paid(completion, gold, prompt):
     ("42 is an upper bound, and it is attained.", {"42"}, False),
     ("That is the count for all three cases together.", {"47"}, False),
     ("It is a lot of work for a special case of Fermat", {"3"}, False),
+    ("which is a good estimate of the product", {"2500"}, False),
+    ("which is an approximation of pi to two decimals", {"3.14"}, False),
 ])
 def test_scoped_away_reads_the_subject_and_the_predicate(clause, keys, scoped):
     assert scoped_away(clause, keys) is scoped

@@ -148,7 +148,7 @@ _PLACE = (r"(?:\b(?:for|to|of|in|under)\s+(?:the|a|this|that|my)\s+(?:\w+\s+){0,
           r"|\b(?:for|in|under)\s+(?:the|a)\s+special\s+case\b"
           r"|\b(?:for|to)\s+(?:a|the)\s+(?:different|other|misread|narrower|related)\s+(?:problem|question|version|reading)\b)")
 # "4 is an upper estimate", "25 is a candidate", "that's a lower bound": the indefinite article -- an estimate, not the value
-_NOT_THE_VALUE = (r"an?\s+(?:(?:upper|lower|rough|quick|crude|first|empirical|numerical|sanity)\s+)*(?:estimate|bound|candidate|approximation|guess)\b"
+_NOT_THE_VALUE = (r"an?\s+(?:(?:upper|lower|rough|quick|crude|first|empirical|numerical|sanity)\s+)*(?:estimate|bound|candidate|guess)\b"
                   r"|an?\s+(?:empirical|rough|approximate|ballpark)\s+(?:figure|value|number)\b")
 # "That's (only) what a quick estimate gives", "what the simulation printed": an approximate source, not a derivation
 _APPROXIMATE_SOURCE = (r"what\s+(?:the|a|my|our)\s+(?:(?:quick|rough|crude|first|back-of-the-envelope|numerical)\s+)*"
@@ -163,7 +163,9 @@ _SCOPED = re.compile(
     r"(?:(?:narrower|different|other|another|easier|simpler|related|first|second)\s+(?:[\w-]+\s+)?(?:question|problem|part|half)|sub-?question|half)\b",
     re.IGNORECASE)
 # ... unless the clause says the bound or the case reaches the value: "42 is an upper bound, and it is attained"
-_REACHED = re.compile(r"\b(?:attain\w*|achiev\w*|reached|tight|sharp|agrees?|too|also|as\s+well|in\s+general|for\s+all|every)\b", re.IGNORECASE)
+# ("a good estimate", "an accurate estimate": the estimate the question asks for)
+_REACHED = re.compile(r"\b(?:attain\w*|achiev\w*|reached|tight|sharp|agrees?|too|also|as\s+well|in\s+general|for\s+all|every|good|close|accurate|reasonable|best)\b",
+                      re.IGNORECASE)
 
 
 def scoped_away(clause: str, keys: set[str]) -> bool:
