@@ -44,6 +44,7 @@ from polyreward.verifiers.alternative_branches import case_alternative_before
 from polyreward.verifiers.commitment import (
     hedged,
     later_disowns,
+    offers_unnamed_other,
     negated,
     qualified,
     qualified_after,
@@ -457,6 +458,8 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
         return None, ""  # "Answer: A\nExplanation: The answer is D.": two answers, nothing taken back (holdout25)
     if mentions and mentions[-1].start() > 0 and negated(view, mentions[-1].start(1), mentions[-1].end(1)):
         return None, ""  # "The answer is C. Hmm, C assumes a constant rate ... So not C.": the last word on C denies it
+    if mentions and mentions[-1].start() > 0 and (bound_not_value(view, mentions[-1].start(1)) or offers_unnamed_other(view, mentions[-1].end(1))):
+        return None, ""  # "I can only say the answer is at most E.", "whether it still rounds to B or moves toward another option" (holdout105)
     if mentions and (later_disowns(view, mentions[-1].end(), letter, letters=letters, option_text=options.get(letter, ""))
                      or conditional_other_letter(view, mentions[-1].end(), letter, letters)  # "..., in which case D." (holdout57)
                      or answers_under_conditions(view, mentions[-1].start(), letter, letters)):  # "If ..., B. If instead ..., A" (holdout55)

@@ -62,7 +62,7 @@ from polyreward.verifiers.reading import MAX_TAIL_CHARS
 from polyreward.verifiers.remark_values import STATED_AS_ASKED, states_other_quantities
 from polyreward.verifiers.reaffirmation import wavers
 from polyreward.verifiers.speaker_declines import declined_in, declines_mention
-from polyreward.verifiers.disowned_answers import below_even_belief, called_no_answer
+from polyreward.verifiers.disowned_answers import below_even_belief, called_no_answer, scoped_away
 from polyreward.verifiers.reaffirmation import unchanged_lines
 from polyreward.verifiers.reading_memo import per_text
 from polyreward.verifiers.regex_prefilter import prefiltered
@@ -218,6 +218,24 @@ def hedged(text: str, start: int, end: int) -> bool:
         return bool(_OTHERWISE.search(sentence) or re.search(r"[;,]\s*(?:but\s+|and\s+)?(?:if|" + CONDITIONAL_WORDS + r")\b", sentence[3:], re.IGNORECASE)
                     or consequent_value(sentence))  # "28 unless baker's dozens, then 31": a consequent value (holdout50)
     return False
+
+
+# an "or" that offers an unnamed other answer, a few words on (holdout105): "... whether it still rounds to B or moves
+# toward another option", "42, or some other value", "C or a different letter" -- the answer is one of several
+_OR_UNNAMED_OTHER = re.compile(r"[^\S\n]*[)*$}\]]*[^\S\n]*,?[^\S\n]*or(?:[^\S\n]+[\w'-]+){0,4}?[^\S\n]+(?:another|some[^\S\n]+other|any[^\S\n]+other|other|a[^\S\n]+different)"
+                               r"[^\S\n]+(?:option|answer|letter|choice|value|number|result)s?\b", re.IGNORECASE)
+
+
+def offers_unnamed_other(text: str, end: int) -> bool:
+    """Does an "or" right after the answer at ``text[:end]`` offer another answer it does not name ("rounds to B or
+    moves toward another option", "42, or some other value")? ("B, or any other answer naming ..." is read the same.)
+
+    >>> offers_unnamed_other("It still rounds to B or moves toward another option.", 20)
+    True
+    >>> offers_unnamed_other("It is B, or in other words the second option.", 7)
+    False
+    """
+    return _OR_UNNAMED_OTHER.match(text, end) is not None
 
 
 def hedged_inside(answer: str) -> bool:
@@ -481,6 +499,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             clause = " " * own_end + clause[own_end:]  # (the rest of its clause stays the option's: "C. Warfarin: a common mistake ...")
         if not clause.strip():
             continue
+        if not is_option_text and scoped_away(clause, keys):
+            return "retracted"  # "That is the count for the problem as I first misread it", "4 is an upper estimate" (holdout105)
         if counterfactual_clause(clause) or (not letters and not labels and (OTHER_VALUE_CLAUSE.match(clause) or
                                                                              states_other_quantities(clause, answer, text[:end], text[end:end + 40]))):
             continue  # "For the related problem the answer would be 20", "That is 16 more than Ben's 8.", "(the quotient is 14)"

@@ -16,7 +16,18 @@ four). Two structural readings of a clause after the answer:
   "Boxed, as the grader asks" names the format and keeps the answer (no "because ... needs"); "This is not a trick
   question" and "It's not a conclusion I reached lightly" deny no answer noun at the end of the predicate.
 
-Both are closed classes (belief nouns and stake verbs; stand-in nouns and answer nouns), not a list of sentences.
+* the answer SCOPED AWAY from the question (:func:`scoped_away`, holdout105): a reference back to it (a pronoun, "that
+  count", "this number", or the answer's own value) whose predicate places it somewhere the question is not -- under
+  the writer's misreading or another reading ("That is the count for the problem as I first misread it", "84 is the
+  weekly figure under my reading"), in a special case ("a candidate for the special case a = b"), as a bound, an
+  estimate or a candidate rather than the value ("4 is an upper estimate from the right sums"), as what an
+  approximate source printed ("That's only what a quick estimate gives", "That's what the simulation printed"), or
+  as the answer to a narrower question ("this number answers a narrower question than the one posed", "that only
+  answers the anatomy sub-question"). "That's what the formula gives" names an exact source and keeps the answer;
+  a bound said to be attained ("42 is an upper bound, and it is attained") keeps it too.
+
+All are closed classes (belief nouns and stake verbs; stand-in nouns and answer nouns; scope nouns and approximate
+sources), not a list of sentences.
 """
 
 from __future__ import annotations
@@ -122,3 +133,67 @@ def called_no_answer(clause: str) -> bool:
     False
     """
     return NOT_AN_ANSWER.search(clause) is not None
+
+
+# the answer scoped away from the question (holdout105): the subject points back at the answer -- a pronoun or a noun
+# of the answer ("that count", "this number") or a value (checked against the answer's keys) -- and the predicate
+# places it under a misreading, another reading or a special case, calls it a bound, an estimate or a candidate, names
+# an approximate source for it, or says it answers a narrower question
+_SCOPE_SUBJECT = (r"(?:\b(?:it|this|that|which)|\b(?:the|that|this|my)\s+(?:(?:final|boxed)\s+)?(?:box|boxed\s+\w+|letter|number|figure|value|answer|"
+                  r"result|count|total|option)|(?<![\w.])-?\d[\d.,/]*(?<![.,]))")
+_SCOPE_COPULA = r"(?:'s|\s+is|\s+was|\s+would\s+be)\s+(?:(?:just|only|merely|simply|really|then|still|therefore|so)\s+)*"
+_MISREAD = r"(?:as\s+I\s+(?:\w+\s+)?(?:mis)?read\s+it|I\s+(?:\w+\s+)?misread|(?:under|on|in|by|with)\s+my\s+(?:(?:first|own|initial|original)\s+)?(?:mis)?(?:reading|interpretation)|if\s+I\s+read\b)"
+_PLACE = (r"(?:\b(?:for|to|of|in|under)\s+(?:the|a|this|that|my)\s+(?:\w+\s+){0,2}?(?:problem|question|version|case|reading|sub-?question|part)\s+" + _MISREAD +
+          r"|" + _MISREAD +
+          r"|\b(?:for|in|under)\s+(?:the|a)\s+special\s+case\b"
+          r"|\b(?:for|to)\s+(?:a|the)\s+(?:different|other|misread|narrower|related)\s+(?:problem|question|version|reading)\b)")
+# "4 is an upper estimate", "25 is a candidate", "that's a lower bound": the indefinite article -- an estimate, not the value
+_NOT_THE_VALUE = (r"an?\s+(?:(?:upper|lower|rough|quick|crude|first|empirical|numerical|sanity)\s+)*(?:estimate|bound|candidate|guess)\b"
+                  r"|an?\s+(?:empirical|rough|approximate|ballpark)\s+(?:figure|value|number)\b")
+# "That's (only) what a quick estimate gives", "what the simulation printed": an approximate source, not a derivation
+_APPROXIMATE_SOURCE = (r"what\s+(?:the|a|my|our)\s+(?:(?:quick|rough|crude|first|back-of-the-envelope|numerical)\s+)*"
+                       r"(?:estimate|simulation|monte\s+carlo(?:\s+run)?|approximation|sampling|guess|heuristic)\s+(?:gives|gave|printed|prints|says|said|shows|showed|returned|returns|suggests|output)\b")
+_SCOPED = re.compile(
+    _SCOPE_SUBJECT + _SCOPE_COPULA + r"(?:(?:(?:the|a|an|my|our)\s+)?(?:[\w'-]+\s+){0,2}?" + _PLACE + r"|" + _NOT_THE_VALUE + r"|" + _APPROXIMATE_SOURCE + r")"
+    # "treat 1/6 as an empirical figure only", "\\boxed{42} as an upper bound", "\\boxed{84}, under my reading of the
+    # figure": the answer itself named so, or scoped to the writer's reading, right after it
+    r"|\A[\s$*)}]*,?\s*(?:(?:only\s+|just\s+)?as\s+(?:" + _NOT_THE_VALUE + r")|" + _MISREAD + r")"
+    # "this number answers a narrower question than the one posed", "that only answers the anatomy sub-question"
+    r"|" + _SCOPE_SUBJECT + r"\s+(?:(?:only|just|merely)\s+)?(?:answers|covers|addresses|settles)\s+(?:only\s+)?(?:(?:a|the|one)\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:(?:narrower|different|other|another|easier|simpler|related|first|second)\s+(?:[\w-]+\s+)?(?:question|problem|part|half)|sub-?question|half)\b",
+    re.IGNORECASE)
+# ... unless the clause says the bound or the case reaches the value: "42 is an upper bound, and it is attained"
+# ("a good estimate", "an accurate estimate": the estimate the question asks for)
+_REACHED = re.compile(r"\b(?:attain\w*|achiev\w*|reached|tight|sharp|agrees?|too|also|as\s+well|in\s+general|for\s+all|every|good|close|accurate|reasonable|best)\b",
+                      re.IGNORECASE)
+
+
+def scoped_away(clause: str, keys: set[str]) -> bool:
+    """Does ``clause`` place the answer before it away from the question asked (:data:`_SCOPED`)? ``keys`` are the
+    answer's value keys: a value as the subject must be the answer's own.
+
+    >>> scoped_away("That is the count for the problem as I first misread it.", {"47"})
+    True
+    >>> scoped_away("So 4 is an upper estimate from the right sums", {"4"})
+    True
+    >>> scoped_away("That's what the formula gives.", {"12"})
+    False
+    >>> scoped_away("42 is an upper bound, and it is attained.", {"42"})
+    False
+    """
+    if _REACHED.search(clause):
+        return False
+    for found in _SCOPED.finditer(clause):
+        subject = _LEADING_VALUE.match(found.group())
+        if subject is None or _key(subject.group()) in keys:
+            return True
+    return False
+
+
+_LEADING_VALUE = re.compile(r"-?\d[\d.,/]*(?<![.,])")
+
+
+def _key(value: str) -> str:
+    from polyreward.verifiers.number_keys import _value_key
+
+    return _value_key(value.rstrip(".,"))

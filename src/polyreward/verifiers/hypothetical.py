@@ -117,6 +117,8 @@ def hypothetical(text: str, start: int, end: int) -> bool:
         return True  # "it would be 67 mL/min only if actual weight is appropriate": a value under a condition left open (holdout55)
     if conditioned and _WOULD.search(clause) and _COUNTERFACTUAL_WORDS.search(own):
         return True
+    if conditioned and _WOULD.search(clause) and _DENIED_IN_RELATIVE.search(clause):
+        return True  # "If the triangle were right-angled, which it is not, the area would be 84" (holdout105)
     if _THEN_OPENING.match(own) and _CONDITION_OPENER.search(previous):
         own, conditioned = previous + own, True  # "Suppose ... (the problem doesn't say). Then the value is 42."
     if (conditioned or _TRIAL_OPENER.search(clause)) and _REFUTED.search(rest + following):
@@ -170,6 +172,11 @@ _PREMISE_DENIED = re.compile(r"[\W_]*(?:but\s+)?(?:it|this|that|they|he|she|whic
 _LATE_CONDITION = re.compile(r"\b(?:if|assum\w*|provided|given\s+that|supposing)\b", re.IGNORECASE)
 _PREMISE_FAILS = re.compile(r"\b(?:which|that|this|it)\s+(?:\w+\s+)?(?:fails|failed|does(?:n't|\s+not)\s+hold|doesn't\s+apply|"
                             r"is(?:n't|\s+not)\s+(?:true|the\s+case|so|given)|is\s+false)\b", re.IGNORECASE)
+# a condition the writer denies in a relative clause of its own (holdout105): "If the triangle were right-angled,
+# which it is not (...), the area would be 84", "If the dice were fair -- which they aren't -- ...", "(it isn't)"; the
+# negation ends the relative clause, so "which it is not hard to check" denies nothing
+_DENIED_IN_RELATIVE = re.compile(r"(?:\b(?:which|as)\s+|\(\s*)(?:it|they|this|that|he|she)\s+(?:is|are|was|were|does|do|did)(?:n't|\s+not)"
+                                 r"(?=\s*(?:[,.;:)(\]\u2014\u2013-]|\Z))|\bwhich\s+(?:is|was)(?:n't|\s+not)\s+the\s+case\b", re.IGNORECASE)
 # "would ... if the question asked for the mean instead": a condition after the answer that says it is counterfactual
 _TRAILING_COUNTERFACTUAL = re.compile(r"\b(?:if|had|were|unless)\b[^.;!?\n]{0,120}?" + _COUNTERFACTUAL_WORDS.pattern, re.IGNORECASE)
 # a clause in the conditional mood under a condition that names the problem ("For the related problem with n = 5 the
