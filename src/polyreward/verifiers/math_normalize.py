@@ -77,7 +77,10 @@ _SCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆
 _SCRIPT_FRACTION = re.compile("([⁰¹²³⁴⁵⁶⁷⁸⁹]+)[⁄/]([₀₁₂₃₄₅₆₇₈₉0-9]+)")
 _VULGAR = re.compile("[" + "".join(_VULGAR_FRACTIONS) + "]")
 # a currency sign before or after a plain number
-_OTHER_CURRENCY = re.compile(r"(?:[€£¥₹₩]|\\euro\b|\\pounds\b|\\yen\b)\s*(?=[\d.])|(?<=[\d.])\s*(?:[€£¥₹₩]|\\euro\b)")
+# or its ISO 4217 code in capitals, "USD 2,128", "1,500 EUR" (holdout106)
+_CURRENCY_CODE = r"(?:USD|EUR|GBP|JPY|CNY|INR|CAD|AUD|CHF|NZD|SGD|HKD|MXN|BRL|KRW|ZAR|SEK|NOK|DKK|RUB)"
+_OTHER_CURRENCY = re.compile(r"(?:[€£¥₹₩]|\\euro\b|\\pounds\b|\\yen\b|\b" + _CURRENCY_CODE + r"(?![A-Za-z]))\s*(?=[\d.])"
+                             r"|(?<=[\d.])\s*(?:[€£¥₹₩]|\\euro\b|(?<![A-Za-z])" + _CURRENCY_CODE + r"\b)")
 _SLASHED_FRACTION = re.compile(r"(\d+)⁄(\d+)")
 # a run of superscript digits glued after a letter, a digit or a closing bracket: a power, not a footnote mark
 _GLUED_POWER = re.compile(r"(?<=[A-Za-z0-9)\]}])[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]{1,3}(?![⁰¹²³⁴⁵⁶⁷⁸⁹])")
@@ -410,6 +413,7 @@ def euler_imaginary_unit(text: str) -> str:
 def normalize_answer(text: str) -> str:
     """Clean one extracted answer into LaTeX-ish text math-verify parses (see module docstring)."""
     text = normalize_unicode(text.strip()).replace("\\cfrac", "\\frac")  # a continued-fraction layout is a fraction
+    text = _ROW_SKIP.sub(r"\\\\", text)  # "-2 & 1 \\[2pt] 3 & 4": extra space after a matrix row is layout (holdout106)
     # markdown bold / italics around the whole answer: "**73**", "__73__", "73**"
     for _ in range(2):
         match = _BOLD_WRAP.match(text)
@@ -461,6 +465,8 @@ def normalize_answer(text: str) -> str:
     return text.strip()
 
 
+# a row break with extra vertical space, "\\[2pt]", "\\[0.5em]" (a dimension, never a value)
+_ROW_SKIP = re.compile(r"\\\\\s*\[\s*[-+]?\d*\.?\d+\s*(?:pt|em|ex|mm|cm|in|bp|mu|pc|dd|sp)\s*\]")
 _ANGLE_VECTOR = re.compile(r"\\langle(?![A-Za-z])\s*([^\\]*?)\s*\\rangle(?![A-Za-z])")
 # a number in words with its digits in brackets, or the other way round
 _WORDS_AND_DIGITS = re.compile(r"(?P<w1>[A-Za-z][A-Za-z -]{0,60}?)\s*\(\s*(?P<d1>\d{1,12})\s*\)|(?P<d2>\d{1,12})\s*\(\s*(?P<w2>[A-Za-z][A-Za-z -]{0,60}?)\s*\)")
@@ -516,7 +522,8 @@ def parse_numeral(text: str) -> Numeral | None:
 
 
 # a mixed number: a whole number before a proper fraction, "2 3/4" or "2\frac{3}{4}" = 11/4 (never 2 * 3/4)
-_MIXED = re.compile(r"\s*(?P<sign>[-+]?)\s*(?P<whole>\d+)(?:\s+(?P<a>\d+)\s*/\s*(?P<b>\d+)|\s*\\[dt]?frac\s*\{\s*(?P<c>\d+)\s*\}\s*\{\s*(?P<d>\d+)\s*\})\s*")
+# and a percent sign after it, "37\tfrac{1}{2}\%" = 37.5 % (holdout106)
+_MIXED = re.compile(r"\s*(?P<sign>[-+]?)\s*(?P<whole>\d+)(?:\s+(?P<a>\d+)\s*/\s*(?P<b>\d+)|\s*\\[dt]?frac\s*\{\s*(?P<c>\d+)\s*\}\s*\{\s*(?P<d>\d+)\s*\})\s*(?P<pct>\\?%)?\s*")
 
 
 def _mixed_number(text: str) -> Numeral | None:
@@ -527,7 +534,7 @@ def _mixed_number(text: str) -> Numeral | None:
     if not 0 < numerator < denominator:
         return None  # "2 5/4" is no mixed number
     value = int(match.group("whole")) + Fraction(numerator, denominator)
-    return Numeral(-value if match.group("sign") == "-" else value)
+    return Numeral(-value if match.group("sign") == "-" else value, bool(match.group("pct")))
 
 
 # a repeating decimal: 0.\overline{3}, 0.1\overline{6}, 0.\bar{3}, 0.(3), 0.1(6), 0.\dot{3}, 0.\dot{1}4285\dot{7}
