@@ -446,6 +446,15 @@ def _as_tuple(form: tuple | None, other: tuple | None) -> tuple | None:
     return ("tuple", rows[0], form[2]) if len(rows) == 1 else form
 
 
+def _open_pair_as_tuple(form: tuple | None, other: tuple | None) -> tuple | None:
+    """An open pair ``(a, b)`` read as an interval is the tuple (a, b) where it is compared with a matrix of one
+    column or one row: ``\\langle -5, 9 \\rangle`` (read ``(-5, 9)``) for the gold ``\\begin{pmatrix} -5 \\\\ 9
+    \\end{pmatrix}`` is the vector, not the interval (holdout106)."""
+    if form is None or other is None or form[0] != "interval" or other[0] != "matrix" or (form[1][0], form[1][2]) != ("(", ")"):
+        return form
+    return "tuple", form[1][1], form[2]
+
+
 def canonical_equal(gold: tuple | None, pred: tuple | None) -> bool | None:
     """Exactly decided equality of two canonical forms of the same shape, else None.
 
@@ -453,6 +462,7 @@ def canonical_equal(gold: tuple | None, pred: tuple | None) -> bool | None:
     relation rules), and a decimal literal, since Math-Verify rounds floats to 6
     places, so ``0.333333`` matches ``\\frac{1}{3}`` there.
     """
+    gold, pred = (_open_pair_as_tuple(form, other) for form, other in ((gold, pred), (pred, gold)))
     gold, pred = (_as_tuple(form, other) for form, other in ((gold, pred), (pred, gold)))
     if gold is None or pred is None or gold[0] != pred[0]:
         return None
