@@ -52,7 +52,7 @@ from polyreward.schema import completion_text, is_missing, prompt_text
 from polyreward.verifiers.key_values import no_better_than_masked
 from polyreward.verifiers.answer_extraction import FINAL_BANGS, HEDGED_INSIDE, extract_answer
 from polyreward.verifiers.asked_quantity import _STATED_VARIABLE, _answers_another_variable
-from polyreward.verifiers.answer_structures import cases_equal, final_structure, gold_structure, renamed
+from polyreward.verifiers.answer_structures import cases_equal, final_structure, gold_structure, listed_in_label_order, renamed
 from polyreward.verifiers.tags import strip_thinking
 from polyreward.verifiers.closing_checks import passing_check_start
 from polyreward.verifiers.choice import extract_letter
@@ -485,6 +485,8 @@ def _structured(reference: Reference, completion: str, prediction: Prediction | 
     if committed is None or _STANDS_IN not in committed.text or committed.source.endswith(HEDGED_INSIDE):
         return None
     gold = gold_structure(reference.text)
+    if gold is None or (gold.kind == "list" and not gold.variable):
+        gold = listed_in_label_order(reference.text, found) or gold  # "7, 6" for "(a) ... 7 (b) ... 6"
     if found.kind == "parts" or (gold is not None and gold.kind == "parts"):
         if gold is None or found.kind != "parts" or gold.labels != found.labels:
             return None
