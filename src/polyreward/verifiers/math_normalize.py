@@ -454,6 +454,7 @@ def normalize_answer(text: str) -> str:
     if (wrapped := _TEXT_ONLY.fullmatch(text)) and number_from_words(wrapped.group(1)) is not None:
         text = wrapped.group(1).strip()  # "\text{five}"
     text = _ANGLE_VECTOR.sub(r"(\1)", text)  # "\\langle 0, 0, 1 \\rangle": a vector written with angle brackets (holdout65)
+    text = unit_vector_components(text) or text  # "-6\\mathbf{i} - \\mathbf{j} + 3\\mathbf{k}" is (-6, -1, 3) (holdout106)
     text = euler_imaginary_unit(text)
     text = double_factorials(text)
     if text[:1].isalpha() and (spelled := value_from_words(text)) is not None:
@@ -467,6 +468,36 @@ def normalize_answer(text: str) -> str:
 
 # a row break with extra vertical space, "\\[2pt]", "\\[0.5em]" (a dimension, never a value)
 _ROW_SKIP = re.compile(r"\\\\\s*\[\s*[-+]?\d*\.?\d+\s*(?:pt|em|ex|mm|cm|in|bp|mu|pc|dd|sp)\s*\]")
+# a unit vector written as such: \mathbf{i}, \hat{\jmath}, \vec{k}, \hat{\mathbf{i}}, \mathbf{\hat{k}} (never a plain i or j)
+_UNIT_VECTOR = re.compile(r"\\(?:mathbf|hat|vec|boldsymbol|bm)\s*\{\s*(?:\\(?:mathbf|hat)\s*\{\s*)?\\?([ijk])(?:math)?\s*\}?\s*\}|\\(?:hat|vec)\s+\\?([ijk])(?:math)?(?![A-Za-z])")
+_SIGNED_TERM = re.compile(r"\s*([-+]?)\s*([^-+]*?)\s*(?:\\cdot|\\,|\\!|\\;|\s)*\s*\x00([ijk])\s*")
+
+
+def unit_vector_components(text: str) -> str | None:
+    """A vector written as a sum of the unit vectors i, j, k as the tuple of its components, else None:
+    ``-6\\mathbf{i} - \\mathbf{j} + 3\\mathbf{k}`` is ``(-6, -1, 3)``, ``2\\hat{i} + \\tfrac{1}{2}\\hat{j}`` is
+    ``(2, \\tfrac{1}{2})`` (a missing unit vector is a component 0; with k the vector has three components). Each unit
+    vector at most once, two of them at least, each term a coefficient then its unit vector, nothing else in the text."""
+    if "\\" not in text or _UNIT_VECTOR.search(text) is None:
+        return None
+    marked = _UNIT_VECTOR.sub(lambda m: "\x00" + (m.group(1) or m.group(2)), text.strip())
+    components: dict[str, str] = {}
+    at = 0
+    while at < len(marked):
+        term = _SIGNED_TERM.match(marked, at)
+        if term is None or term.end() == at or term.group(3) in components or "\x00" in term.group(2):
+            return None
+        coefficient = term.group(2).strip() or "1"
+        if re.search(r"[()\[\]=,;]", coefficient) or coefficient.count("{") != coefficient.count("}"):
+            return None  # "(2\\mathbf{i} + \\mathbf{j}) \\cdot \\mathbf{k}": an expression, not one coefficient
+        components[term.group(3)] = ("-" if term.group(1) == "-" else "") + coefficient
+        at = term.end()
+    if len(components) < 2:
+        return None  # "3\\mathbf{i}" alone: a plane's or space's vector?
+    names = "ijk" if "k" in components else "ij"
+    return "(" + ", ".join(components.get(name, "0") for name in names) + ")"
+
+
 _ANGLE_VECTOR = re.compile(r"\\langle(?![A-Za-z])\s*([^\\]*?)\s*\\rangle(?![A-Za-z])")
 # a number in words with its digits in brackets, or the other way round
 _WORDS_AND_DIGITS = re.compile(r"(?P<w1>[A-Za-z][A-Za-z -]{0,60}?)\s*\(\s*(?P<d1>\d{1,12})\s*\)|(?P<d2>\d{1,12})\s*\(\s*(?P<w2>[A-Za-z][A-Za-z -]{0,60}?)\s*\)")
