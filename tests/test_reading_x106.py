@@ -13,6 +13,9 @@ its misses led to.
   part's number is read past (``(b) 13 cm``).
 * A clock time with am/pm is the gold's time of day when the gold writes none (``10:35 PM`` for ``10:35``;
   :mod:`polyreward.verifiers.clock_times`).
+* A set-builder whose conditions are one inequality and points left out is the union it describes
+  (``\\{x \\in \\mathbb{R} \\mid x \\ge 3, x \\neq 7\\}`` is ``[3, 7) \\cup (7, \\infty)``;
+  :func:`polyreward.verifiers.math_canonical._with_exclusions`).
 * A sum of the unit vectors i, j, k is the tuple of its components (``-6\\mathbf{i} - \\mathbf{j} + 3\\mathbf{k}`` is
   ``(-6, -1, 3)``; :func:`polyreward.verifiers.math_normalize.unit_vector_components`).
 """
@@ -37,6 +40,8 @@ CROSS_GOLD = "\\begin{pmatrix} -6 \\\\ -1 \\\\ 3 \\end{pmatrix}"
 MEAN = "Find (a) the mean and (b) the median of the data set 2, 5, 6, 9, 13."
 PERCENT = "What percent of 40 is 15?"
 PAY = "Liam earns $14 an hour and works 38 hours a week. How much does he earn in 4 weeks?"
+DOMAIN = "What is the domain of the function $f(x) = \\sqrt{x - 3} + \\frac{1}{x - 7}$?"
+DOMAIN_GOLD = "[3, 7) \\cup (7, \\infty)"
 MOVIE = "A movie starts at 7:45 p.m. and runs for 2 hours 50 minutes. At what time does it end?"
 
 CASES = [  # (prompt, gold, completion, expected score)
@@ -73,6 +78,12 @@ CASES = [  # (prompt, gold, completion, expected score)
     (MOVIE, "22:35", "The movie ends at **10:35 PM**.", 1.0),
     (MOVIE, "22:35", "The movie ends at **10:35 AM**.", 0.0),
     (MOVIE, "10:35", "The movie ends at **10:45 PM**.", 0.0),
+    # a set-builder with a point left out
+    (DOMAIN, DOMAIN_GOLD, "So the domain is $\\boxed{\\{\\, x \\in \\mathbb{R} \\mid x \\ge 3,\\ x \\neq 7 \\,\\}}$.", 1.0),
+    (DOMAIN, DOMAIN_GOLD, "Domain: $\\{x \\mid x \\ge 3 \\text{ and } x \\ne 7\\}$", 1.0),
+    (DOMAIN, DOMAIN_GOLD, "So the domain is $\\boxed{\\{x \\mid x \\ge 3, x \\neq 8\\}}$.", 0.0),
+    (DOMAIN, DOMAIN_GOLD, "So the domain is $\\boxed{\\{x \\mid x > 3, x \\neq 7\\}}$.", 0.0),
+    (DOMAIN, DOMAIN_GOLD, "So the domain is $\\boxed{\\{x \\mid x \\ge 3\\}}$.", 0.0),
     # unit vectors
     (CROSS, CROSS_GOLD, "$$\\boxed{-6\\mathbf{i} - \\mathbf{j} + 3\\mathbf{k}}$$", 1.0),
     (CROSS, CROSS_GOLD, "$$\\boxed{-6\\hat{i} - \\hat{j} + 3\\hat{k}}$$", 1.0),
@@ -125,3 +136,18 @@ def test_unit_vector_reading_takes_only_a_plain_sum():
     assert unit_vector_components("3\\mathbf{i}") is None  # one term: the dimension is unknown
     assert unit_vector_components("\\mathbf{i} + \\mathbf{i}") is None
     assert unit_vector_components("(2\\mathbf{i} + \\mathbf{j}) \\cdot \\mathbf{k}") is None
+
+
+@settings(max_examples=80, deadline=None)
+@given(low=st.integers(-20, 20), gap=st.integers(1, 20), other=st.integers(1, 20), closed=st.booleans())
+def test_a_point_left_out_of_a_set_builder_splits_its_interval(low, gap, other, closed):
+    """``\\{x \\mid x \\ge a, x \\ne c\\}`` is ``[a, c) \\cup (c, \\infty)`` for c above a, and no other split."""
+    from polyreward.verifiers.math_canonical import canonical, canonical_equal
+
+    point = low + gap
+    built = canonical(f"\\{{x \\mid x {'\\ge' if closed else '>'} {low}, x \\neq {point}\\}}")
+    bracket = "[" if closed else "("
+    assert canonical_equal(canonical(f"{bracket}{low}, {point}) \\cup ({point}, \\infty)"), built) is True
+    if other != gap:
+        moved = low + other
+        assert canonical_equal(canonical(f"{bracket}{low}, {moved}) \\cup ({moved}, \\infty)"), built) is not True
