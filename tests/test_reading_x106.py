@@ -145,7 +145,8 @@ def test_a_point_left_out_of_a_set_builder_splits_its_interval(low, gap, other, 
     from polyreward.verifiers.math_canonical import canonical, canonical_equal
 
     point = low + gap
-    built = canonical(f"\\{{x \\mid x {'\\ge' if closed else '>'} {low}, x \\neq {point}\\}}")
+    relation = "\\ge" if closed else ">"
+    built = canonical(f"\\{{x \\mid x {relation} {low}, x \\neq {point}\\}}")
     bracket = "[" if closed else "("
     assert canonical_equal(canonical(f"{bracket}{low}, {point}) \\cup ({point}, \\infty)"), built) is True
     if other != gap:
