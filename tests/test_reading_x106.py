@@ -16,6 +16,8 @@ its misses led to.
 * A set-builder whose conditions are one inequality and points left out is the union it describes
   (``\\{x \\in \\mathbb{R} \\mid x \\ge 3, x \\neq 7\\}`` is ``[3, 7) \\cup (7, \\infty)``;
   :func:`polyreward.verifiers.math_canonical._with_exclusions`).
+* A set of reals said in words is its inequality ("all real numbers less than $-2$" is ``x < -2``;
+  :func:`polyreward.verifiers.math_relations.inequality_in_words`).
 * A sum of the unit vectors i, j, k is the tuple of its components (``-6\\mathbf{i} - \\mathbf{j} + 3\\mathbf{k}`` is
   ``(-6, -1, 3)``; :func:`polyreward.verifiers.math_normalize.unit_vector_components`).
 """
@@ -42,6 +44,7 @@ PERCENT = "What percent of 40 is 15?"
 PAY = "Liam earns $14 an hour and works 38 hours a week. How much does he earn in 4 weeks?"
 DOMAIN = "What is the domain of the function $f(x) = \\sqrt{x - 3} + \\frac{1}{x - 7}$?"
 DOMAIN_GOLD = "[3, 7) \\cup (7, \\infty)"
+SOLVE = "Solve the inequality $-3x + 5 > 11$."
 MOVIE = "A movie starts at 7:45 p.m. and runs for 2 hours 50 minutes. At what time does it end?"
 
 CASES = [  # (prompt, gold, completion, expected score)
@@ -84,6 +87,13 @@ CASES = [  # (prompt, gold, completion, expected score)
     (DOMAIN, DOMAIN_GOLD, "So the domain is $\\boxed{\\{x \\mid x \\ge 3, x \\neq 8\\}}$.", 0.0),
     (DOMAIN, DOMAIN_GOLD, "So the domain is $\\boxed{\\{x \\mid x > 3, x \\neq 7\\}}$.", 0.0),
     (DOMAIN, DOMAIN_GOLD, "So the domain is $\\boxed{\\{x \\mid x \\ge 3\\}}$.", 0.0),
+    # a set of reals in words
+    (SOLVE, "(-\\infty, -2)", "So $x < -2$.\n\nFinal answer: all real numbers less than $-2$.", 1.0),
+    (SOLVE, "(-\\infty, -2)", "The solution set is every real number smaller than -2.", 1.0),
+    (SOLVE, "(-\\infty, -2)", "Final answer: all real numbers less than or equal to $-2$.", 0.0),
+    (SOLVE, "(-\\infty, -2)", "Final answer: all real numbers greater than $-2$.", 0.0),
+    (SOLVE, "(-\\infty, -2)", "Final answer: all real numbers less than $2$.", 0.0),
+    (SOLVE, "(-\\infty, -2)", "It is not all real numbers less than $-2$; I could not finish.", 0.0),
     # unit vectors
     (CROSS, CROSS_GOLD, "$$\\boxed{-6\\mathbf{i} - \\mathbf{j} + 3\\mathbf{k}}$$", 1.0),
     (CROSS, CROSS_GOLD, "$$\\boxed{-6\\hat{i} - \\hat{j} + 3\\hat{k}}$$", 1.0),
