@@ -18,6 +18,8 @@ its misses led to.
   :func:`polyreward.verifiers.math_canonical._with_exclusions`).
 * A set of reals said in words is its inequality ("all real numbers less than $-2$" is ``x < -2``;
   :func:`polyreward.verifiers.math_relations.inequality_in_words`).
+* A duration in two time units is one number in the unit the prompt asks ("2 hours and 30 minutes" is 2.5 when
+  hours are asked; :func:`polyreward.verifiers.units.durations_in_asked_unit`).
 * A sum of the unit vectors i, j, k is the tuple of its components (``-6\\mathbf{i} - \\mathbf{j} + 3\\mathbf{k}`` is
   ``(-6, -1, 3)``; :func:`polyreward.verifiers.math_normalize.unit_vector_components`).
 """
@@ -45,6 +47,8 @@ PAY = "Liam earns $14 an hour and works 38 hours a week. How much does he earn i
 DOMAIN = "What is the domain of the function $f(x) = \\sqrt{x - 3} + \\frac{1}{x - 7}$?"
 DOMAIN_GOLD = "[3, 7) \\cup (7, \\infty)"
 SOLVE = "Solve the inequality $-3x + 5 > 11$."
+TRAIN = "A train travels 210 miles at an average speed of 84 miles per hour. How many hours does the trip take?"
+TRAIN_MINUTES = "A train travels 210 miles at an average speed of 84 miles per hour. How many minutes does the trip take?"
 MOVIE = "A movie starts at 7:45 p.m. and runs for 2 hours 50 minutes. At what time does it end?"
 
 CASES = [  # (prompt, gold, completion, expected score)
@@ -94,6 +98,13 @@ CASES = [  # (prompt, gold, completion, expected score)
     (SOLVE, "(-\\infty, -2)", "Final answer: all real numbers greater than $-2$.", 0.0),
     (SOLVE, "(-\\infty, -2)", "Final answer: all real numbers less than $2$.", 0.0),
     (SOLVE, "(-\\infty, -2)", "It is not all real numbers less than $-2$; I could not finish.", 0.0),
+    # a duration in two time units
+    (TRAIN, "2.5", "210 / 84 = 2.5, so the trip takes 2 hours and 30 minutes.", 1.0),
+    (TRAIN, "2.5", "The trip takes **2 h 30 min**.", 1.0),
+    (TRAIN_MINUTES, "150", "The trip takes 2 hours and 30 minutes.", 1.0),
+    (TRAIN, "2.5", "The trip takes 2 hours and 3 minutes.", 0.0),
+    (TRAIN, "2.5", "The trip takes 2 hours and 50 minutes.", 0.0),
+    (TRAIN, "2.5", "150 / 60 = 2.5 hours, i.e. 2 h 30 min.\n\n\\boxed{2.30 \\text{ hours}}", 0.0),
     # unit vectors
     (CROSS, CROSS_GOLD, "$$\\boxed{-6\\mathbf{i} - \\mathbf{j} + 3\\mathbf{k}}$$", 1.0),
     (CROSS, CROSS_GOLD, "$$\\boxed{-6\\hat{i} - \\hat{j} + 3\\hat{k}}$$", 1.0),
