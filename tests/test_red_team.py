@@ -267,6 +267,11 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   answer is 42" is no answer); paying it would pay that whole class
     ("holdout103", "x103_ch_g_professor_emphasised", "B — and that's the one our professor kep"),
     ("holdout103", "x103_ch_g_not_certain_but_answer", "I'm not 100 % certain, but A is my answe"),
+    # holdout106 (correct answers in the notations real models and textbooks use, written blind), left open after its
+    #   rules: an exact value and its rounding in one box (\boxed{e - 1 \approx 1.718} for the gold 1.718): the reader
+    #   values exact forms only as q·√s·π^k, so "e - 1" cannot be checked against 1.718, and taking the rounding
+    #   unchecked would pay "\boxed{e \approx 1.718}" too (a false approximation whose exact value is wrong)
+    ("holdout106", "x106_m_theoremqa_exact_then_rounded_in_box", "$\\int_0^1 e^x\\,dx = \\left[e^x\\right]_0^1"),
 }
 
 
