@@ -88,9 +88,7 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout73", "x73_math_interpretation_speed", "Average speed = distance ÷ time = 45 ÷ 1"),
     ("holdout73", "x73_math_next_steps_quadratic", "Factor: $x^2 - 5x - 14 = (x - 7)(x + 2) "),
     ("holdout73", "x73_math_caveat_rounding", "22 ÷ 7 = 3.142857…, which rounds to **3."),
-    ("holdout73", "x73_math_interval_also_words", "$2x - 4 > 0 \\Rightarrow 2x > 4 \\Rightarr"),
     ("holdout73", "x73_math_scientific_notation", "300,000 km/s × 20 s = 6,000,000 km.\n\nAns"),
-    ("holdout73", "x73_math_hours_minutes_form", "2.75 × 60 = 165.\n\nSo 2.75 hours is 165 m"),
     ("holdout73", "x73_math_portuguese_resposta", "Soma: 4 + 8 + 10 + 18 = 40. Dividindo po"),
     ("holdout73", "x73_math_chinese_answer", "面积 = 边长 × 边长 = 6 × 6 = 36（平方厘米）。\n\n答：这个正方"),
     ("holdout73", "x73_math_related_inverse_also", "f(4) = 3(4) + 2 = 12 + 2 = 14.\n\nSo **f(4"),
@@ -267,6 +265,11 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   answer is 42" is no answer); paying it would pay that whole class
     ("holdout103", "x103_ch_g_professor_emphasised", "B — and that's the one our professor kep"),
     ("holdout103", "x103_ch_g_not_certain_but_answer", "I'm not 100 % certain, but A is my answe"),
+    # holdout106 (correct answers in the notations real models and textbooks use, written blind), left open after its
+    #   rules: an exact value and its rounding in one box (\boxed{e - 1 \approx 1.718} for the gold 1.718): the reader
+    #   values exact forms only as q·√s·π^k, so "e - 1" cannot be checked against 1.718, and taking the rounding
+    #   unchecked would pay "\boxed{e \approx 1.718}" too (a false approximation whose exact value is wrong)
+    ("holdout106", "x106_m_theoremqa_exact_then_rounded_in_box", "$\\int_0^1 e^x\\,dx = \\left[e^x\\right]_0^1"),
 }
 
 

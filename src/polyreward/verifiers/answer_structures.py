@@ -30,6 +30,7 @@ from polyreward.verifiers.math_canonical import canonical
 from polyreward.verifiers.math_normalize import normalize_unicode, number_from_words
 from polyreward.verifiers.polynomial import parse_polynomial
 from polyreward.verifiers.regex_scan import WHITE_SPACE
+from polyreward.verifiers.units import unit_dimension
 from polyreward.verifiers.work_avoidance import squeeze
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
@@ -264,9 +265,23 @@ def _part_value(part: str) -> str | None:
         value = "".join(out).strip()
     else:
         value = re.split(r"[:=]", masked)[-1].strip()
+    value = _without_unit(value)
     if not value or _prose(value) or re.search(r"(?<![A-Za-z\\])or(?![A-Za-z])|\s/\s", value):
         return None
     return value
+
+
+# a number and a unit word after it: "34 cm", "13 km/h", "2.5 m^2"
+_MEASURE = re.compile(r"(?P<value>[-+]?\d+(?:\.\d+)?)[^\S\n]+(?P<unit>[A-Za-z][A-Za-z/^{}0-9]{0,11})")
+
+
+def _without_unit(value: str) -> str:
+    """A part's value without the unit written after it: "(b) 13 cm" is 13 (holdout106), where the word is a unit of
+    measure (:func:`~polyreward.verifiers.units.unit_dimension`); "13 probably" stays as written (prose)."""
+    measure = _MEASURE.fullmatch(value)
+    if measure is None or unit_dimension(measure.group("unit")) is None:
+        return value
+    return measure.group("value")
 
 
 def _final_line(text: str) -> tuple[int, int]:
@@ -379,6 +394,18 @@ def _labelled_block(text: str, line_start: int) -> int | None:
             previous = text.rfind("\n", 0, at - 1)
         at = previous + 1
     return starts[-1] if len(starts) >= 2 else None
+
+
+def listed_in_label_order(gold: str, found: Structure) -> Structure | None:
+    """A gold that lists plain values, one for each of the letter-labelled parts found ("7, 6" for "(a) Mean = 7
+    ... (b) Median = 6"), read as those parts in label order, as a question's parts (a), (b) are answered and listed
+    (holdout106); None when the parts are not lettered from (a) or the counts differ."""
+    if found.kind != "parts" or list(found.labels) != [chr(ord("a") + i) for i in range(len(found.labels))]:
+        return None
+    items = [item.strip() for item in _split_top(gold)]
+    if len(items) != len(found.items) or not all(items):
+        return None
+    return Structure("parts", tuple(items), found.labels)
 
 
 def gold_structure(gold: str) -> Structure | None:

@@ -52,11 +52,12 @@ from polyreward.schema import completion_text, is_missing, prompt_text
 from polyreward.verifiers.key_values import no_better_than_masked
 from polyreward.verifiers.answer_extraction import FINAL_BANGS, HEDGED_INSIDE, extract_answer
 from polyreward.verifiers.asked_quantity import _STATED_VARIABLE, _answers_another_variable
-from polyreward.verifiers.answer_structures import cases_equal, final_structure, gold_structure, renamed
+from polyreward.verifiers.answer_structures import cases_equal, final_structure, gold_structure, listed_in_label_order, renamed
 from polyreward.verifiers.tags import strip_thinking
 from polyreward.verifiers.closing_checks import passing_check_start
 from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.golds import alternatives, deciding
+from polyreward.verifiers.clock_times import clock_times_agree
 from polyreward.verifiers.math_canonical import canonical_equal, split_top
 from polyreward.verifiers.math_labels import label_answer, label_gold
 from polyreward.verifiers.math_forms import LETTERS as _LETTERS, closing_letter, lettered_choice, option_label, prompt_options, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
@@ -159,6 +160,8 @@ def compare_cheap(
         return Verdict(0.0, "no_answer", reference.text, rule="hedged")  # "42 \text{ (or 43)}" for a single gold
     if prediction.false_equation and "=" not in reference.text:  # "43 = 42" states no value (an equation gold is compared whole)
         return Verdict(0.0, "not_equal", reference.text, prediction.text, "false_equation", prediction.source)
+    if (same_time := clock_times_agree(reference.text, prediction.text)) is not None:  # "10:35 PM" for 10:35 (holdout106)
+        return Verdict(float(same_time), "equal" if same_time else "not_equal", reference.text, prediction.text, "clock time", prediction.source)
     meaning = textual_meaning(reference.text) if reference.kind in ("words", "latex") else None
     if meaning is not None and textual_meaning(prediction.text) is not None:
         # "infinitely many solutions" for \infty, "No solution" for \emptyset: the same statement in other words
@@ -485,6 +488,8 @@ def _structured(reference: Reference, completion: str, prediction: Prediction | 
     if committed is None or _STANDS_IN not in committed.text or committed.source.endswith(HEDGED_INSIDE):
         return None
     gold = gold_structure(reference.text)
+    if gold is None or (gold.kind == "list" and not gold.variable):
+        gold = listed_in_label_order(reference.text, found) or gold  # "7, 6" for "(a) ... 7 (b) ... 6"
     if found.kind == "parts" or (gold is not None and gold.kind == "parts"):
         if gold is None or found.kind != "parts" or gold.labels != found.labels:
             return None

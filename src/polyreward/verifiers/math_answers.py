@@ -18,13 +18,14 @@ from polyreward.verifiers.math_canonical import canonical
 from polyreward.verifiers.math_forms import LETTERS as _LETTERS, option_label, word_answer
 from polyreward.verifiers.math_normalize import Numeral, normalize_answer, parse_numeral, size_problem
 from polyreward.verifiers.math_notation import read_through
+from polyreward.verifiers.math_relations import inequality_in_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.dialogues import unsettled_dialogue
 from polyreward.verifiers.open_answers import left_open
 from polyreward.verifiers.number_locale import answer_line, english_numerals, scales_asked, words_disagree
 from polyreward.verifiers.polynomial import parse_polynomial
 from polyreward.verifiers.rounded_final import approximated_value
-from polyreward.verifiers.units import past_dosing_verb
+from polyreward.verifiers.units import durations_in_asked_unit, past_dosing_verb
 from polyreward.verifiers.work_avoidance import without_arguments
 
 
@@ -124,6 +125,8 @@ def prepare_prediction(completion: str, final_bang: str = "punctuation", prompt:
     reason as ``source`` when the completion does not commit to it). With the row's ``prompt``, the numbers it gives
     restated in the answer sentence are read past (:func:`.givens.past_givens`)."""
     completion = english_numerals(completion, scales_asked(prompt))  # "3,25 m²" in a German answer is 3.25 (:mod:`.number_locale`)
+    completion = inequality_in_words(completion)  # "all real numbers less than $-2$" is "$x < -2$" (holdout106)
+    completion = durations_in_asked_unit(completion, prompt)  # "2 hours and 30 minutes" is 2.5 hours when hours are asked
     found = extract_answer(completion, final_bang)
     if prompt:
         found = past_givens(completion, found, prompt, final_bang)  # "There are 120 ways to arrange the 5 books."

@@ -30,8 +30,10 @@ nesting are capped so no input can make it slow.
 from __future__ import annotations
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from polyreward.verifiers.math_relations import INFINITY, MINUS_INFINITY, RELATION, inequality_interval
 from polyreward.verifiers.polynomial import parse_polynomial
@@ -379,6 +381,52 @@ SET_NAMED = re.compile(r"\s*[A-Z](?:\s*\\(?:cap|cup|setminus)(?![A-Za-z])\s*[A-Z
 _SET_BUILDER = re.compile(r"\\\{\s*([A-Za-z])\s*(?:\\in\s*(?:\\mathbb\{R\}|\\mathbb R|R)\s*)?(?::|\\mid(?![A-Za-z])|\|)\s*(.+?)\s*\\\}")
 
 
+# what joins the conditions of a set-builder: a comma, "and" (in prose or \\text{}), \\land, \\wedge
+_CONDITION_JOIN = re.compile(r",|\\text\{\s*and\s*\}|\band\b|\\land(?![A-Za-z])|\\wedge(?![A-Za-z])")
+
+
+def _position(value: Any) -> float:
+    """Where a bound lies on the real line (an infinity is a tuple)."""
+    if isinstance(value, tuple):
+        return float("-inf") if value == MINUS_INFINITY else float("inf")
+    return float(value.q) * math.sqrt(value.s) * math.pi ** value.k
+
+
+def _with_exclusions(condition: str, variable: str) -> tuple | None:
+    """The set a set-builder's conditions describe when they are one inequality (or none) and points left out:
+    ``x \\ge 3, x \\neq 7`` is ``[3, 7) \\cup (7, \\infty)`` (holdout106); None for anything else."""
+    pieces = [piece for piece in _CONDITION_JOIN.split(condition) if piece.strip()]
+    excluded, intervals = [], []
+    for piece in pieces:
+        left_out = re.fullmatch(r"\s*" + re.escape(variable) + r"\s*(?:\\neq?(?![A-Za-z])|\\not\s*=|≠)\s*(.+?)\s*", piece)
+        element = _element(left_out.group(1)) if left_out else None
+        if left_out and element is not None and not isinstance(element[0], tuple):
+            excluded.append(element[0])
+            continue
+        form = canonical(piece)
+        if left_out or form is None or form[0] != "interval":
+            return None
+        intervals.append(form)
+    if not excluded or len(intervals) > 1:
+        return None
+    left, (low, high), right = intervals[0][1] if intervals else ("(", (MINUS_INFINITY, INFINITY), ")")
+    pieces_left = [(left, low, high, right)]
+    for point in sorted(excluded, key=_position):
+        at = _position(point)
+        split = []
+        for opening, lo, hi, closing in pieces_left:
+            if _position(lo) < at < _position(hi):
+                split += [(opening, lo, point, ")"), ("(", point, hi, closing)]
+            else:
+                split.append(("(" if point == lo else opening, lo, hi, ")" if point == hi else closing))
+        pieces_left = split
+    forms = [(opening, (lo, hi), closing) for opening, lo, hi, closing in pieces_left]
+    inexact = bool(intervals) and intervals[0][2]
+    if len(forms) == 1:
+        return "interval", forms[0], inexact
+    return "union", tuple(sorted(forms, key=repr)), inexact
+
+
 def canonical(text: str) -> tuple | None:
     """``(shape, form, inexact)`` for the shapes in the module docstring, else None. ``inexact``: unequal forms are
     left to Math-Verify (a decimal literal it would round, an inequality read as an interval)."""
@@ -397,7 +445,7 @@ def canonical(text: str) -> tuple | None:
             return "union", tuple(sorted((form[1] for form in forms), key=repr)), any(form[2] for form in forms)
     builder = _SET_BUILDER.fullmatch(text)
     if builder:  # "\\{x \\in \\mathbb{R} : x > 2\\}": the set its condition describes
-        condition = canonical(builder.group(2))
+        condition = canonical(builder.group(2)) or _with_exclusions(builder.group(2), builder.group(1))
         return condition if condition is not None and condition[0] in ("interval", "union") and builder.group(1) in builder.group(2) else None
     if RELATION.search(text):
         return inequality_interval(text, _element)
@@ -446,6 +494,15 @@ def _as_tuple(form: tuple | None, other: tuple | None) -> tuple | None:
     return ("tuple", rows[0], form[2]) if len(rows) == 1 else form
 
 
+def _open_pair_as_tuple(form: tuple | None, other: tuple | None) -> tuple | None:
+    """An open pair ``(a, b)`` read as an interval is the tuple (a, b) where it is compared with a matrix of one
+    column or one row: ``\\langle -5, 9 \\rangle`` (read ``(-5, 9)``) for the gold ``\\begin{pmatrix} -5 \\\\ 9
+    \\end{pmatrix}`` is the vector, not the interval (holdout106)."""
+    if form is None or other is None or form[0] != "interval" or other[0] != "matrix" or (form[1][0], form[1][2]) != ("(", ")"):
+        return form
+    return "tuple", form[1][1], form[2]
+
+
 def canonical_equal(gold: tuple | None, pred: tuple | None) -> bool | None:
     """Exactly decided equality of two canonical forms of the same shape, else None.
 
@@ -453,6 +510,7 @@ def canonical_equal(gold: tuple | None, pred: tuple | None) -> bool | None:
     relation rules), and a decimal literal, since Math-Verify rounds floats to 6
     places, so ``0.333333`` matches ``\\frac{1}{3}`` there.
     """
+    gold, pred = (_open_pair_as_tuple(form, other) for form, other in ((gold, pred), (pred, gold)))
     gold, pred = (_as_tuple(form, other) for form, other in ((gold, pred), (pred, gold)))
     if gold is None or pred is None or gold[0] != pred[0]:
         return None

@@ -77,7 +77,10 @@ _SCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆
 _SCRIPT_FRACTION = re.compile("([⁰¹²³⁴⁵⁶⁷⁸⁹]+)[⁄/]([₀₁₂₃₄₅₆₇₈₉0-9]+)")
 _VULGAR = re.compile("[" + "".join(_VULGAR_FRACTIONS) + "]")
 # a currency sign before or after a plain number
-_OTHER_CURRENCY = re.compile(r"(?:[€£¥₹₩]|\\euro\b|\\pounds\b|\\yen\b)\s*(?=[\d.])|(?<=[\d.])\s*(?:[€£¥₹₩]|\\euro\b)")
+# or its ISO 4217 code in capitals, "USD 2,128", "1,500 EUR" (holdout106)
+_CURRENCY_CODE = r"(?:USD|EUR|GBP|JPY|CNY|INR|CAD|AUD|CHF|NZD|SGD|HKD|MXN|BRL|KRW|ZAR|SEK|NOK|DKK|RUB)"
+_OTHER_CURRENCY = re.compile(r"(?:[€£¥₹₩]|\\euro\b|\\pounds\b|\\yen\b|\b" + _CURRENCY_CODE + r"(?![A-Za-z]))\s*(?=[\d.])"
+                             r"|(?<=[\d.])\s*(?:[€£¥₹₩]|\\euro\b|(?<![A-Za-z])" + _CURRENCY_CODE + r"\b)")
 _SLASHED_FRACTION = re.compile(r"(\d+)⁄(\d+)")
 # a run of superscript digits glued after a letter, a digit or a closing bracket: a power, not a footnote mark
 _GLUED_POWER = re.compile(r"(?<=[A-Za-z0-9)\]}])[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]{1,3}(?![⁰¹²³⁴⁵⁶⁷⁸⁹])")
@@ -410,6 +413,7 @@ def euler_imaginary_unit(text: str) -> str:
 def normalize_answer(text: str) -> str:
     """Clean one extracted answer into LaTeX-ish text math-verify parses (see module docstring)."""
     text = normalize_unicode(text.strip()).replace("\\cfrac", "\\frac")  # a continued-fraction layout is a fraction
+    text = _ROW_SKIP.sub(r"\\\\", text)  # "-2 & 1 \\[2pt] 3 & 4": extra space after a matrix row is layout (holdout106)
     # markdown bold / italics around the whole answer: "**73**", "__73__", "73**"
     for _ in range(2):
         match = _BOLD_WRAP.match(text)
@@ -450,6 +454,7 @@ def normalize_answer(text: str) -> str:
     if (wrapped := _TEXT_ONLY.fullmatch(text)) and number_from_words(wrapped.group(1)) is not None:
         text = wrapped.group(1).strip()  # "\text{five}"
     text = _ANGLE_VECTOR.sub(r"(\1)", text)  # "\\langle 0, 0, 1 \\rangle": a vector written with angle brackets (holdout65)
+    text = unit_vector_components(text) or text  # "-6\\mathbf{i} - \\mathbf{j} + 3\\mathbf{k}" is (-6, -1, 3) (holdout106)
     text = euler_imaginary_unit(text)
     text = double_factorials(text)
     if text[:1].isalpha() and (spelled := value_from_words(text)) is not None:
@@ -459,6 +464,38 @@ def normalize_answer(text: str) -> str:
         if number_from_words(words) == int(digits):
             text = digits  # "twelve (12)", "12 (twelve)": one number written twice (holdout52); "twelve (13)" stays two
     return text.strip()
+
+
+# a row break with extra vertical space, "\\[2pt]", "\\[0.5em]" (a dimension, never a value)
+_ROW_SKIP = re.compile(r"\\\\\s*\[\s*[-+]?\d*\.?\d+\s*(?:pt|em|ex|mm|cm|in|bp|mu|pc|dd|sp)\s*\]")
+# a unit vector written as such: \mathbf{i}, \hat{\jmath}, \vec{k}, \hat{\mathbf{i}}, \mathbf{\hat{k}} (never a plain i or j)
+_UNIT_VECTOR = re.compile(r"\\(?:mathbf|hat|vec|boldsymbol|bm)\s*\{\s*(?:\\(?:mathbf|hat)\s*\{\s*)?\\?([ijk])(?:math)?\s*\}?\s*\}|\\(?:hat|vec)\s+\\?([ijk])(?:math)?(?![A-Za-z])")
+_SIGNED_TERM = re.compile(r"\s*([-+]?)\s*([^-+]*?)\s*(?:\\cdot|\\,|\\!|\\;|\s)*\s*\x00([ijk])\s*")
+
+
+def unit_vector_components(text: str) -> str | None:
+    """A vector written as a sum of the unit vectors i, j, k as the tuple of its components, else None:
+    ``-6\\mathbf{i} - \\mathbf{j} + 3\\mathbf{k}`` is ``(-6, -1, 3)``, ``2\\hat{i} + \\tfrac{1}{2}\\hat{j}`` is
+    ``(2, \\tfrac{1}{2})`` (a missing unit vector is a component 0; with k the vector has three components). Each unit
+    vector at most once, two of them at least, each term a coefficient then its unit vector, nothing else in the text."""
+    if "\\" not in text or _UNIT_VECTOR.search(text) is None:
+        return None
+    marked = _UNIT_VECTOR.sub(lambda m: "\x00" + (m.group(1) or m.group(2)), text.strip())
+    components: dict[str, str] = {}
+    at = 0
+    while at < len(marked):
+        term = _SIGNED_TERM.match(marked, at)
+        if term is None or term.end() == at or term.group(3) in components or "\x00" in term.group(2):
+            return None
+        coefficient = term.group(2).strip() or "1"
+        if re.search(r"[()\[\]=,;]", coefficient) or coefficient.count("{") != coefficient.count("}"):
+            return None  # "(2\\mathbf{i} + \\mathbf{j}) \\cdot \\mathbf{k}": an expression, not one coefficient
+        components[term.group(3)] = ("-" if term.group(1) == "-" else "") + coefficient
+        at = term.end()
+    if len(components) < 2:
+        return None  # "3\\mathbf{i}" alone: a plane's or space's vector?
+    names = "ijk" if "k" in components else "ij"
+    return "(" + ", ".join(components.get(name, "0") for name in names) + ")"
 
 
 _ANGLE_VECTOR = re.compile(r"\\langle(?![A-Za-z])\s*([^\\]*?)\s*\\rangle(?![A-Za-z])")
@@ -516,7 +553,8 @@ def parse_numeral(text: str) -> Numeral | None:
 
 
 # a mixed number: a whole number before a proper fraction, "2 3/4" or "2\frac{3}{4}" = 11/4 (never 2 * 3/4)
-_MIXED = re.compile(r"\s*(?P<sign>[-+]?)\s*(?P<whole>\d+)(?:\s+(?P<a>\d+)\s*/\s*(?P<b>\d+)|\s*\\[dt]?frac\s*\{\s*(?P<c>\d+)\s*\}\s*\{\s*(?P<d>\d+)\s*\})\s*")
+# and a percent sign after it, "37\tfrac{1}{2}\%" = 37.5 % (holdout106)
+_MIXED = re.compile(r"\s*(?P<sign>[-+]?)\s*(?P<whole>\d+)(?:\s+(?P<a>\d+)\s*/\s*(?P<b>\d+)|\s*\\[dt]?frac\s*\{\s*(?P<c>\d+)\s*\}\s*\{\s*(?P<d>\d+)\s*\})\s*(?P<pct>\\?%)?\s*")
 
 
 def _mixed_number(text: str) -> Numeral | None:
@@ -527,7 +565,7 @@ def _mixed_number(text: str) -> Numeral | None:
     if not 0 < numerator < denominator:
         return None  # "2 5/4" is no mixed number
     value = int(match.group("whole")) + Fraction(numerator, denominator)
-    return Numeral(-value if match.group("sign") == "-" else value)
+    return Numeral(-value if match.group("sign") == "-" else value, bool(match.group("pct")))
 
 
 # a repeating decimal: 0.\overline{3}, 0.1\overline{6}, 0.\bar{3}, 0.(3), 0.1(6), 0.\dot{3}, 0.\dot{1}4285\dot{7}

@@ -55,3 +55,26 @@ def inequality_interval(text: str, element: Callable[[str], tuple | None]) -> tu
         bounds[direction] = (bound[0], closed)
     low, high = bounds.get(1, (MINUS_INFINITY, False)), bounds.get(-1, (INFINITY, False))
     return "interval", ("[" if low[1] else "(", (low[0], high[0]), "]" if high[1] else ")"), True
+
+
+# the set of real numbers above or below a bound, said in words: "all real numbers less than $-2$", "every real x
+# greater than or equal to 5", "the set of all reals strictly greater than \frac{1}{2}"
+_IN_WORDS = re.compile(
+    r"\b(?:all|every|any)\s+real(?:\s+numbers?|\s+values?|s)?(?:\s+[a-z])?(?:\s+(?:that\s+are|which\s+are))?\s+(?:strictly\s+)?"
+    r"(?P<side>less|smaller|lower|greater|larger|bigger|more|higher)\s+than(?P<equal>\s+or\s+equal\s+to)?\s+"
+    r"(?:\$(?P<math>[^$\n]{1,40})\$|(?P<number>[-+]?\d+(?:\.\d+)?(?:/\d+)?))", re.IGNORECASE)
+
+
+def inequality_in_words(text: str) -> str:
+    """``text`` with each set of reals said in words as its inequality (holdout106): "Final answer: all real numbers
+    less than $-2$." reads "Final answer: $x < -2$.", "every real number greater than or equal to 5" reads
+    "$x \\ge 5$"; the words around it (a negation, a hedge) stay for the commitment rules to read."""
+    if "real" not in text.lower():
+        return text
+
+    def as_relation(match: re.Match) -> str:
+        greater = match.group("side").lower() in ("greater", "larger", "bigger", "more", "higher")
+        relation = ("\\ge" if greater else "\\le") if match.group("equal") else (">" if greater else "<")
+        return f"$x {relation} {(match.group('math') or match.group('number')).strip()}$"
+
+    return _IN_WORDS.sub(as_relation, text)

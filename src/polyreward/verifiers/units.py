@@ -25,6 +25,8 @@ completion: linear time.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
@@ -254,3 +256,41 @@ _SUPERSCRIPT_POWER = str.maketrans("⁻¹²³⁴", "-1234")
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
 prefilter_names(globals(), "_PERCENT_ASKED")
+
+
+# a duration written in two time units, the larger first: "2 hours and 30 minutes", "2 h 30 min", "1 minute, 30 seconds"
+_TIME_UNITS = {"h": 3600, "min": 60, "s": 1}
+_TIME_NAMES = {"h": "hours", "min": "minutes", "s": "seconds"}
+_JOIN = r"[^\S\n]*,?[^\S\n]*(?:and[^\S\n]+)?"
+_COMPOUND_DURATION = re.compile(
+    r"(?<![\d.])(?:(?P<hours>\d{1,4})[^\S\n]*(?:hours?|hrs?|h)(?![A-Za-z])" + _JOIN + r"(?P<minutes>\d{1,2})[^\S\n]*(?:minutes?|mins?)(?![A-Za-z])"
+    r"|(?P<whole_minutes>\d{1,4})[^\S\n]*(?:minutes?|mins?)(?![A-Za-z])" + _JOIN + r"(?P<seconds>\d{1,2})[^\S\n]*(?:seconds?|secs?|s)(?![A-Za-z]))")
+
+
+def durations_in_asked_unit(text: str, prompt: str) -> str:
+    """``text`` with each duration written in two time units ("2 hours and 30 minutes") as one number in the time unit
+    the prompt asks ("How many hours ...": "2.5 hours"; holdout106), where that number is a terminating decimal; the
+    text unchanged when the prompt asks no single time unit, or the smaller part is 60 or more."""
+    if not prompt or _COMPOUND_DURATION.search(text) is None:
+        return text
+    asked = [unit for unit, power in asked_units(prompt) if power == 1 and unit in _TIME_UNITS]
+    if len(asked) != 1:
+        return text
+
+    def in_asked_unit(match: re.Match) -> str:
+        if match.group("hours"):
+            larger, smaller, scale = int(match.group("hours")), int(match.group("minutes")), 60
+        else:
+            larger, smaller, scale = int(match.group("whole_minutes")), int(match.group("seconds")), 1
+        if smaller >= 60:
+            return match.group()  # "2 hours 75 minutes": no plain duration
+        value = Fraction((larger * 60 + smaller) * scale, _TIME_UNITS[asked[0]])
+        denominator = value.denominator
+        for prime in (2, 5):
+            while denominator % prime == 0:
+                denominator //= prime
+        if denominator != 1:
+            return match.group()  # "2 hours 20 minutes" in hours is 7/3: left as written
+        return f"{float(value):g} {_TIME_NAMES[asked[0]]}"
+
+    return _COMPOUND_DURATION.sub(in_asked_unit, text)
