@@ -10,7 +10,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 from typing import Callable
 
 from polyreward.verifiers.clauses import CLAUSE_END as _CLAUSE_END
-from polyreward.verifiers.number_keys import _VALUE, _value_key, answer_keys
+from polyreward.verifiers.number_keys import _VALUE, value_key, answer_keys
 from polyreward.verifiers.regex_scan import first_ends, last_ends
 
 
@@ -29,7 +29,7 @@ def modal_alternative_before(text: str, start: int, answer: str) -> bool:
     keys = answer_keys(answer)
     for value in _VALUE.finditer(earlier):
         closes = re.match(r"[\s$*)}\]]*(?:[.,;!?]|\Z|or\b)", earlier[value.end():])  # "45.", not "3 steps"
-        if closes and _value_key(value.group()) not in keys and _MODAL.search(earlier[max(0, value.start() - 30):value.start()]):
+        if closes and value_key(value.group()) not in keys and _MODAL.search(earlier[max(0, value.start() - 30):value.start()]):
             return True
     return False
 

@@ -220,8 +220,7 @@ def magnitude(answer: str) -> float | None:
     form = canonical(text)
     if form is None or form[0] != "surd":
         return None
-    surd = form[1]
-    return float(surd.q) * math.sqrt(surd.s) * math.pi ** surd.k
+    return float(form[1])
 
 
 # the value again as an exact sum of fractions in a closing bracket: "(as an Egyptian fraction, 1/2 + 1/4 + 1/8)"

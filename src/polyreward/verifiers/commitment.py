@@ -52,7 +52,7 @@ from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN
                                                STANDS_BY_AFTER,
                                                STRONG_POINTER, VERIFYING, CHECK_OPENER, confirmed_check_end, fractions_as_values, names_a_part, of_a_denied_quantity, without_apology)
 from polyreward.verifiers.math_normalize import number_from_words
-from polyreward.verifiers.number_keys import _VALUE, _value_key, answer_keys
+from polyreward.verifiers.number_keys import _VALUE, value_key, answer_keys
 from polyreward.verifiers.fault_verdicts import FAULT_AFTER
 from polyreward.verifiers.negation_words import CONTRAST_WORDS, NEGATION_AFTER_VALUE, NEGATION_BEFORE_VALUE
 from polyreward.verifiers.option_letters import _CLAUSE_END_LETTERS, label_pattern, letter_pattern
@@ -411,7 +411,7 @@ def _withdraws(clause: str) -> bool:
 
 def _operates_on(value: str, keys: set[str]) -> bool:
     """Is ``value`` a quotient one of whose terms is the answer ("42 / 6", "126/42"): the answer checked, not replaced?"""
-    return "/" in value and any(_value_key(part) in keys for part in value.split("/"))
+    return "/" in value and any(value_key(part) in keys for part in value.split("/"))
 
 
 # the last operand of a product or sum right before it: '"explanation": "6 * 7"', "6 \\times 7"
@@ -426,7 +426,7 @@ def _computes_answer(clause: str, value: re.Match, keys: set[str]) -> bool:
         return False
     left, right = float(found.group(1)), float(value.group())
     result = left + right if found.group(2) == "+" else left * right
-    return _value_key(f"{result:g}" if result != int(result) else str(int(result))) in keys
+    return value_key(f"{result:g}" if result != int(result) else str(int(result))) in keys
 
 
 _PAUSE_OPENER = re.compile(r"\A[\W_]*(?:(?:no|nej|nee|nein|non|nie|ne|ei|όχι|לא)[\W_]+)?(?:wait|hold\s+on|hmm+|moment|momento|attends|attendez|warte|aspetta|espera|oops|"
@@ -473,7 +473,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         one_value = _VALUE.fullmatch(_BRACES_DOLLARS_SPACES.sub("", answer)) is not None
 
         def key(match: re.Match) -> str:
-            return _value_key(match.group())
+            return value_key(match.group())
     about_other, checked_to = False, -1  # the clause before named another value or option without stating it as the answer
     kept: list[tuple[int, int]] | None = None  # the lines that declare the answer unchanged (read once, when a clause comes)
     parts = list(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END))
@@ -563,7 +563,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
                 return "conflicting"  # "It's 73.", "I meant 45", "45 also works.", "No, I was wrong: it is 39 cm."
         if not letters and not labels and not others and not mentions:
             spelled = _spelled_value(clause)  # "... oh wait, it's actually forty-five."
-            if spelled is not None and _value_key(str(spelled)) not in keys:
+            if spelled is not None and value_key(str(spelled)) not in keys:
                 return "conflicting"
         # a clause that opens by pausing ("Moment, das stimmt nicht.", "Wait, that's wrong.") is no option's own text
         if is_option_text and _PAUSE_OPENER.match(clause):

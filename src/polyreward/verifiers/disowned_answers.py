@@ -32,6 +32,7 @@ sources), not a list of sentences.
 
 from __future__ import annotations
 
+from polyreward.verifiers.number_keys import value_key
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 _SMALL_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
@@ -168,6 +169,10 @@ _REACHED = re.compile(r"\b(?:attain\w*|achiev\w*|reached|tight|sharp|agrees?|too
                       re.IGNORECASE)
 
 
+# a value as the subject, without a trailing full stop or comma ("84." in "84. That is ...")
+_LEADING_VALUE = re.compile(r"-?\d[\d.,/]*(?<![.,])")
+
+
 def scoped_away(clause: str, keys: set[str]) -> bool:
     """Does ``clause`` place the answer before it away from the question asked (:data:`_SCOPED`)? ``keys`` are the
     answer's value keys: a value as the subject must be the answer's own.
@@ -185,15 +190,8 @@ def scoped_away(clause: str, keys: set[str]) -> bool:
         return False
     for found in _SCOPED.finditer(clause):
         subject = _LEADING_VALUE.match(found.group())
-        if subject is None or _key(subject.group()) in keys:
+        if subject is None or value_key(subject.group()) in keys:
             return True
     return False
 
 
-_LEADING_VALUE = re.compile(r"-?\d[\d.,/]*(?<![.,])")
-
-
-def _key(value: str) -> str:
-    from polyreward.verifiers.number_keys import _value_key
-
-    return _value_key(value.rstrip(".,"))

@@ -57,6 +57,10 @@ class Surd:
             object.__setattr__(self, "s", 1)
             object.__setattr__(self, "k", 0)
 
+    def __float__(self) -> float:
+        """Its value on the real line (a bound's position, a remark's value compared)."""
+        return float(self.q) * math.sqrt(self.s) * math.pi ** self.k
+
 
 
 _TOKEN = re.compile(
@@ -389,7 +393,7 @@ def _position(value: Any) -> float:
     """Where a bound lies on the real line (an infinity is a tuple)."""
     if isinstance(value, tuple):
         return float("-inf") if value == MINUS_INFINITY else float("inf")
-    return float(value.q) * math.sqrt(value.s) * math.pi ** value.k
+    return float(value)
 
 
 def _with_exclusions(condition: str, variable: str) -> tuple | None:

@@ -19,7 +19,7 @@ _VALUE = re.compile(
 
 
 @memoized_text(max_chars=64)  # (speed: the same few values are keyed again in every clause and rollout)
-def _value_key(value: str) -> str:
+def value_key(value: str) -> str:
     """A number written two ways is one key: '45', '+45', '45.0' and '90/2' alike."""
     from fractions import Fraction
 
@@ -39,7 +39,7 @@ def _value_key(value: str) -> str:
 
 def value_keys(text: str) -> set[str]:
     """The keys of every plain value in ``text`` ("Case 1 gives 45" has 1 and 45)."""
-    return {_value_key(v.group()) for v in _VALUE.finditer(text)}
+    return {value_key(v.group()) for v in _VALUE.finditer(text)}
 
 
 def answer_keys(answer: str) -> set[str]:
@@ -54,7 +54,7 @@ def value_is(answer: str) -> Callable[[str, int], bool | None]:
 
     def test(text: str, at: int) -> bool | None:
         value = _VALUE.match(text, at)
-        return None if value is None else _value_key(value.group()) in keys
+        return None if value is None else value_key(value.group()) in keys
     return test
 
 
@@ -62,6 +62,6 @@ def value_is(answer: str) -> Callable[[str, int], bool | None]:
 def _answer_keys(answer: str) -> frozenset[str]:
     plain = re.sub(r"\\[dt]?frac\{(\d+)\}\{(\d+)\}", r"\1/\2", answer)
     plain = re.sub(r"\\[a-zA-Z]+|[{}$\s]|(?<=\d),(?=\d{3})", "", plain)
-    keys = {_value_key(v.group()) for v in _VALUE.finditer(plain)}
+    keys = {value_key(v.group()) for v in _VALUE.finditer(plain)}
     whole = _VALUE.fullmatch(plain)
-    return frozenset({_value_key(whole.group())} if whole else keys)
+    return frozenset({value_key(whole.group())} if whole else keys)

@@ -232,13 +232,15 @@ def _clauses(text: str) -> list[str]:
     return [clause for clause in _CLAUSE_END.split(_ADDRESS.sub(" ", text[:REMARK_CHARS])) if clause.strip()]
 
 
+def _negated(clause: str, match: re.Match[str]) -> bool:
+    """Whether a negation governs the word ``match`` of ``clause``: one a few words before it, or a Japanese / Korean
+    negative ending right after it."""
+    return bool(_NEGATION_BEFORE.search(clause[:match.start()]) or _NEGATION_AFTER.search(clause[match.end():]))
+
+
 def _governed(clause: str, pattern: re.Pattern[str]) -> bool:
     """Whether ``clause`` holds a word of ``pattern`` that no negation governs ("an example", not "not an example")."""
-    for match in pattern.finditer(clause):
-        if _NEGATION_BEFORE.search(clause[:match.start()]) or _NEGATION_AFTER.search(clause[match.end():]):
-            continue
-        return True
-    return False
+    return any(not _negated(clause, match) for match in pattern.finditer(clause))
 
 
 # "an example of <a thing>" names what the case is an instance of ("This is an example of a lobar consolidation",
@@ -279,18 +281,12 @@ def _instance_of(clause: str, match: re.Match[str]) -> bool:
 def _stand_in_word(clause: str) -> bool:
     """Whether ``clause`` calls the answer a stand-in: a :data:`STAND_IN` word that no negation governs and that is not
     "an example of <a thing>" (:func:`_instance_of`)."""
-    for match in _STAND_IN.finditer(clause):
-        if _NEGATION_BEFORE.search(clause[:match.start()]) or _NEGATION_AFTER.search(clause[match.end():]):
-            continue
-        if not _instance_of(clause, match):
-            return True
-    return False
+    return any(not _negated(clause, match) and not _instance_of(clause, match) for match in _STAND_IN.finditer(clause))
 
 
 def _negated_word(clause: str, pattern: re.Pattern[str]) -> bool:
     """Whether ``clause`` holds a word of ``pattern`` under a negation ("Ce n'est pas un exemple", "Sans ironie")."""
-    return any(_NEGATION_BEFORE.search(clause[:m.start()]) or _NEGATION_AFTER.search(clause[m.end():])
-               for m in pattern.finditer(clause))
+    return any(_negated(clause, match) for match in pattern.finditer(clause))
 
 
 def disowning_remark(text: str) -> str:
