@@ -149,15 +149,9 @@ def resolve(args: argparse.Namespace, frame) -> tuple[list[str], list[float] | N
 
 
 def print_summary(summary: dict[str, float], title: str) -> None:
-    from rich.console import Console
-    from rich.table import Table
+    from polyreward.cli.text_table import render_table
 
-    table = Table(title=title)
-    table.add_column("diagnostic")
-    table.add_column("value", justify="right")
-    for key, value in summary.items():
-        table.add_row(key, f"{value:.4g}")
-    Console(stderr=False).print(table)
+    print(render_table(title, ["diagnostic", "value"], [[key, f"{value:.4g}"] for key, value in summary.items()], right=[1]))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -208,29 +208,17 @@ def _stats(moments) -> tuple[str, str, str, str]:
 
 
 def _print_summary(result, by: str | None, output: Path) -> None:
-    from rich.console import Console
-    from rich.table import Table
+    from polyreward.cli.text_table import render_table
 
     summary, stats = result.summary, result.stats
-    console = Console()
-    table = Table(title=f"scored {result.rows} rows -> {output}")
-    for header in ("reward", "n", "mean", "std", "NaN", "failed"):
-        table.add_column(header, justify="left" if header == "reward" else "right")
-    for name, moments in summary.columns.items():
-        table.add_row(name, *_stats(moments), str(summary.failures.get(name, "-")))
-    console.print(table)
+    rows = [[name, *_stats(moments), str(summary.failures.get(name, "-"))] for name, moments in summary.columns.items()]
+    print(render_table(f"scored {result.rows} rows -> {output}", ["reward", "n", "mean", "std", "NaN", "failed"], rows,
+                       right=range(1, 6)))
     if by and summary.groups:
         if len(summary.groups) > 50:
-            console.print(f"({len(summary.groups)} values of {by}; per-value table left out)")
+            print(f"({len(summary.groups)} values of {by}; per-value table left out)")
         else:
-            by_table = Table(title=f"per {by}")
-            by_table.add_column(by)
-            by_table.add_column("reward")
-            for header in ("n", "mean", "std", "NaN"):
-                by_table.add_column(header, justify="right")
-            for key, columns in summary.groups.items():
-                for name, moments in columns.items():
-                    by_table.add_row(key, name, *_stats(moments))
-            console.print(by_table)
+            rows = [[key, name, *_stats(moments)] for key, columns in summary.groups.items() for name, moments in columns.items()]
+            print(render_table(f"per {by}", [by, "reward", "n", "mean", "std", "NaN"], rows, right=range(2, 6)))
     if stats.skipped:
-        console.print(f"skipped {stats.skipped} malformed line(s) (first at line {stats.first_skipped_line})")
+        print(f"skipped {stats.skipped} malformed line(s) (first at line {stats.first_skipped_line})")
