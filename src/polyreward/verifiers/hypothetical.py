@@ -48,8 +48,11 @@ _REMOVAL_OPENER = re.compile(_LEAD + r"(?:without(?!\s+loss\b)|ignoring|neglecti
 _FOREIGN_CONDITION = re.compile(r"\A[\W_]*(?:falls|wenn|si|se|если)\b", re.IGNORECASE)
 _FOREIGN_WOULD = re.compile(r"\b(?:wäre|wären|würde|sería|serían|serait|seraient|sarebbe|sarebbero|seria|daria|dariam|daría|darían|donnerait|darebbe|ergäbe|ergäben|было\s+бы|был\s+бы|была\s+бы|будь)\b",
                             re.IGNORECASE)
-# ("were" is not one: "If we were to pair the terms, we would get 42" is an ordinary way to state an answer)
-_COUNTERFACTUAL_WORDS = re.compile(r"\b(?:meant|instead|rather\s+than|asked|intended)\b", re.IGNORECASE)
+# ("were" is not one: "If we were to pair the terms, we would get 42" is an ordinary way to state an answer; nor is
+# "asked" in a relative clause that says the value is the question's own: "the total, which is what is asked"; "If
+# what is asked were the perimeter" and "If the sum is what was asked" still are)
+_COUNTERFACTUAL_WORDS = re.compile(r"\b(?:meant|instead|rather\s+than|intended)\b|(?<!\bwhich is what is )(?<!\bwhich is what was )(?<!\bthat is what is )(?<!\bthat is what was )\basked\b",
+                                   re.IGNORECASE)
 _WOULD = re.compile(r"\b(?:would|we'd|it'd|I'd|you'd|they'd)\b", re.IGNORECASE)
 UNSUPPORTED_PREMISE = re.compile(
     r"\b(?:not|never)\s+(?:\w+\s+)?(?:stated|given|specified|said|mentioned|guaranteed|known)\b"
@@ -97,11 +100,12 @@ def hypothetical(text: str, start: int, end: int) -> bool:
     following = after[stops[0]:stops[1]] if len(stops) > 1 else after[stops[0]:] if stops else ""
     if _CONTRAST_WORD.search(own):
         return False
-    if _SUBJUNCTIVE.search(own):
-        return True
+    clause = own.rsplit(";", 1)[-1]  # "Without the restriction there would be 48; with it, the answer is 36" is the case
+    if _SUBJUNCTIVE.search(own) and (clause is own or _SUBJUNCTIVE.search(clause) or _WOULD.search(clause)):
+        return True  # (a "Were ..." case closed by ";" before an indicative clause is over: "Were the time 3 hours, the
+        # speed would be 60; it is 2.5 hours, so the speed is 72", holdout105's note)
     if OFFER.search(own) or _IF_YOU_WISH.search(text[start:end]) or _WISH_AFTER.match(rest):
         return True  # "Let me know if you'd like me to change my answer to A instead!", "I can switch to A if you prefer": an offer (holdout86)
-    clause = own.rsplit(";", 1)[-1]  # "Without the restriction there would be 48; with it, the answer is 36" is the case
     spoken = clause + text[start:end] + rest  # an option reader's match holds its own words ("the answer would be C")
     if (_REMOVAL_OPENER.search(clause) or _FOREIGN_CONDITION.search(clause)) and (_WOULD.search(spoken) or _FOREIGN_WOULD.search(spoken)):
         return True  # "Without the second condition, 7 would work", "Falls ..., wäre das Ergebnis 8"
