@@ -85,7 +85,7 @@ from typing import Any
 
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.rewards import think_work
-from polyreward.rewards.format import check_min_content, stem, thin_content
+from polyreward.rewards.format import check_min_content, stem, thin_content, without_byte_order_mark
 from polyreward.schema import completion_messages, completion_text, is_missing, prompt_text
 from polyreward.verifiers.answer_forms import PROVISIONAL_WORD, WITHDRAWN_WORD
 from polyreward.verifiers.call_formats import python_call
@@ -696,6 +696,8 @@ class ToolRLFormat(RolloutReward):
             return Scored(None, f"no reference in column {self.answer_column!r}")
         layout = self.layout(reference)
         text = assistant_segment(completion)
+        if self.min_content_words > 0:
+            text = without_byte_order_mark(text)  # an encoding's signature before <think> (red team holdout_r41)
         if self.min_content_words > 0 and "\n" in text:
             # guarded: blank lines between the blocks and around a block's body are layout, not another format
             # ("<think>...</think>\n\n<tool_call>\n{...}\n\n</tool_call>"; red team holdout_r5)
