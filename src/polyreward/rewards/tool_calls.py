@@ -325,7 +325,9 @@ def calls_taken_back(text: str) -> str:
     ``it stays unsent``: ``_CALL_NOT_MADE``) or the writer declining to commit to them (``I'm not standing behind it``:
     :mod:`polyreward.verifiers.speaker_declines`) takes them back too (red team ``holdout_r34``); an error the tool
     returns (``If the function returns an error I'll retry``) is the call's outcome, no error of the writer's.
-    Read on the visible text (comments and hidden text left out)."""
+    Read on the visible text (comments and hidden text left out); when that holds no call, the calls scored are in a
+    code fence or a collapsed ``<details>``, and the text around them is read as around a block
+    (:func:`polyreward.verifiers.tool_calls.calls_shown`; red team ``holdout_r41``)."""
     # a Functionary recipient line (">>>name") is a call, not a block quote, for the reading of the text around it
     view = visible_text(_RECIPIENT_LINE.sub(r"\1@@@", text) if ">>>" in text else text)
     why = _taken_back_in(view)
