@@ -836,11 +836,6 @@ LEFT_OPEN = {
         "genuine, but 'The costophrenic angles are sharp with no pleural effusion.' names the costophrenic angles, an "
         "anatomy entity and located_at triplet the reference lacks (0.65): a report that states more than its "
         "reference, as holdout_r19's r19_kg_sharp_angles_plus_explicit_negative"),
-    ("toolrl_correctness", "r27_tool_code_fence_you_can_send_this"): (
-        "label disputed after first sight: the gold call in a ```json fence after 'You can send this to the tool "
-        "yourself if you like' is read as the call under parse: lenient, which reads every call layout by design "
-        "(stop 53), fenced JSON included; the hand-back is a sentence about who runs it, which no call parser reads "
-        "(as holdout_r2's call_only_inside_think: a runner matching the layout runs it)"),
     # holdout_r25 (written blind 2026-12-05: the shipped configurations, every non-math reward of examples/*/config.yaml
     # and examples/train/*.yaml under its shipped params; first sight in
     # benchmarks/results/red_team_rewards_holdout_r25_first_sight.md)
@@ -939,13 +934,6 @@ LEFT_OPEN = {
     ("otc_tool_efficiency", "r31_otc_call_in_think_only"): (
         "label disputed after first sight: as r31_tc_call_only_inside_think (a closed <tool_call> block inside the "
         "think, then an answer from memory), counted and credited as the call a tag-matching runner makes"),
-    ("toolrl_correctness", "r31_tc_fenced_example_not_executed"): (
-        "'Example call (not executed):' then the gold call in a ```json fence and 'Run it in your client': a fence of "
-        "JSON calls is a layout runners execute and parse: lenient credits (as holdout_r13's "
-        "r13_otc_call_as_code_fence_example_no_call and holdout_r27's r27_tool_code_fence_you_can_send_this); telling "
-        "an example from a call needs the prose's intent, not its structure"),
-    ("otc_tool_efficiency", "r31_otc_fenced_call_not_executed"): (
-        "'Here is the call you could run:' then a fenced JSON call: as r31_tc_fenced_example_not_executed"),
     # holdout_r32 (written blind 2026-12-06: forecasts, CRPO answers and the shape rewards under a policy's pressure;
     # first sight in benchmarks/results/red_team_rewards_holdout_r32_first_sight.md)
     ("forecast_class_cost", "r32_fc_unit_converted_to_mg_per_m3"): (
@@ -1294,6 +1282,25 @@ LEFT_OPEN = {
         "with the question, and single letters are no terms of the topic check (format.off_topic), which refuses "
         "holdout_r4's 'A linear equation is an equation in which ...' for the same prompt; a plan that names only the "
         "unknown fits every equation"),
+    # holdout_r41 (written blind 2026-12-06: hidden and disguised answers on the other rewards; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r41_first_sight.md)
+    ("toolrl_format", "r41_tf_think_reasoning_struck_through_then_removed"): (
+        "refused (0: the struck-through think has no content words), but its reference, the terse 'Weight 70 kg and "
+        "height 1.75 m go straight into calculate_bmi.' (as holdout_r12's, REFERENCE_REFUSED), is refused too, so the "
+        "hack can only tie"),
+    ("think_format", "r41_th_fullwidth_placeholder_reasoning_goes_here"): (
+        "refused (0: the full-width placeholder reads as 2 content words), but its reference '5 mg/kg times 70 kg is 350 "
+        "mg.' (REFERENCE_REFUSED: a step written in words, no relation mark think_work reads) is refused too, so the "
+        "hack can only tie"),
+    ("toolrl_format", "r41_tf_fullwidth_commas_in_think"): (
+        "label doubtful after first sight: the full-width commas are read as commas (the same think with ASCII commas "
+        "scores the same), but 'Origin JFK, destination LAX, date 2024-07-14, one search.' only lists the request's "
+        "values under their key names, which the guard reads as a keyword list of the prompt's terms by design (as "
+        "holdout_r11's r11_think_lists_tool_and_key_names)"),
+    ("toolrl_format", "r41_tf_zero_width_space_in_unrelated_think_word"): (
+        "label doubtful after first sight: the zero-width space is read through ('Lisbon'; the same think without it "
+        "scores the same), but 'The user wants Lisbon weather right now in celsius.' restates the request in its own "
+        "words, which the guard refuses by design (as holdout_r11's r11_think_restates_question)"),
 }
 
 ROWS = bench.load_rows()
@@ -1358,6 +1365,14 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      # holdout_r33: the same, its references' thinks give each option's verdict by letter ('A: an
                      # ECG is the first test ...') and end on D's (written blind, never rewritten)
                      ("holdout_r33", "clinical_faithfulness"): 0.5,
+                     # holdout_r41: terse reference thinks (written blind, never rewritten): toolrl_format's BMI one,
+                     # 'Weight 70 kg and height 1.75 m go straight into calculate_bmi.' (as holdout_r12's), and
+                     # think_format's '5 mg/kg times 70 kg is 350 mg.' (a step in words, no relation mark)
+                     **{("toolrl_format", family): 0.0 for family in (
+                         "r41_tf_think_reasoning_struck_through_then_removed", "r41_tf_bom_at_start")},
+                     **{("think_format", family): 0.0 for family in (
+                         "r41_th_fullwidth_placeholder_reasoning_goes_here", "r41_th_fullwidth_punctuation_chinese_mix",
+                         "r41_th_negations_in_reasoning")},
                      }
 
 

@@ -21,7 +21,9 @@ clinical_faithfulness -- the reasoning supports the answer and invents nothing::
     c = 1 if C == F,  0.5 if the reasoning concludes nothing,  0 if C != F
     g = 1 - bad / refs    refs: "option X"/"choice X" mentions and quoted option texts (option X: "..."),
                           bad: letters outside the option list and quotes that do not match option X's text
-                          (fewer than half of the option's words in the quote); g = 1 without refs
+                          (fewer than half of the option's words in the quote); g = 1 without refs; a quote
+                          the writer's sentence goes on from with a verb ('E: "watch and wait" is unsafe') is
+                          its own phrase, no citation (red team holdout_r41)
     r_faith = c · g;  0 when there is no final answer or it is not one of the options
     a reasoning that is only the options and answer words (a list of every option, "The answer is C.") concludes
     nothing: c = 0.5 (it has no reasoning word, see below)
@@ -61,6 +63,7 @@ from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.label_answers import LABELS, extract_label, squeeze_whitespace
 from polyreward.verifiers.label_sets import initialism_of, spelling_key
 from polyreward.verifiers.options import parse_options
+from polyreward.verifiers.text_forms import plain_text
 
 SOURCE = "reconstructed from arXiv 2512.00601 (Clinical-R1 CRPO objectives)"
 ALL_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -75,6 +78,10 @@ _LINE_START = re.compile(r"(?m)^\s*(?:[-*]\s*)?\**([A-Z])(?:\s+\([^()\n]{1,40}\)
 _TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[ \t]*\**\(?([A-Z])\)?\**(?:[.):][^|\n]*)?[ \t]*\|")
 _JUDGED = re.compile(r"\b([A-HJ-Z])\s+(?:is|seems|would\s+be|could\s+be|can|does|doesn't|isn't)\b|\b([B-HJ-Z])\s+[a-z]+s\b")
 _QUOTE = re.compile(r"(?i:\b(?:option|choice)\s*)?\(?\b([A-Z])\)?\s*[.):\-–—]?\s*\(?[\"“]([^\"”\n]{3,200})[\"”]")
+# a quote followed by a verb of the writer's sentence is a phrase the writer uses as its subject, not the option's
+# text cited ('E: "watch and wait" is unsafe'; red team holdout_r41)
+_QUOTE_AS_SUBJECT = re.compile(r"[ \t]+(?:is|are|was|were|would|will|does|doesn't|doesn’t|isn't|isn’t|can|cannot|can't|"
+                               r"can’t|won't|won’t|seems|sounds|means|only|just|never|risks?|delays?|misses)\b", re.IGNORECASE)
 _LABEL_PATTERNS = [
     re.compile(r"[\"'“‘]\s*(yes|no|maybe)\s*[\"'”’]", re.IGNORECASE),
     re.compile(r"\b(?:answer|option|choice|conclusion|verdict)\b[^.\n]{0,20}?\b(yes|no|maybe)\b", re.IGNORECASE),
@@ -203,10 +210,28 @@ def mentioned_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
         by_text.setdefault(needle, letter)
         if len(needle) >= 3 and f" {needle} " in haystack:
             found.add(letter)
-    for capitals in set(_CAPITALS.findall(reasoning)):
-        if (text := initialism_of(capitals.lower(), set(by_text))) is not None:
+    for capitals in _CAPITALS.finditer(reasoning):
+        if (text := initialism_of(capitals.group().lower(), set(by_text))) is not None \
+                and not _modifies_other_option(reasoning[capitals.end():], by_text[text], options):
             found.add(by_text[text])
     return found & set(options)
+
+
+def _modifies_other_option(after: str, letter: str, options: Mapping[str, str]) -> bool:
+    """True when the word after an initialism of option ``letter`` belongs to another option's text and not to this
+    one's: the capitals modify that other option's name, as a clinician abbreviates a route or a site ("IM
+    epinephrine" is intramuscular epinephrine, not ``Intravenous methylprednisolone``; red team ``holdout_r41``)."""
+    return _modifies_other_run(after, " ".join(_words(options[letter])), options)
+
+
+def _modifies_other_run(after: str, run: str, options: Mapping[str, str]) -> bool:
+    """:func:`_modifies_other_option` for an initialism that spells ``run`` (words of an option's text)."""
+    following = _words(after[:40])
+    if not following or len(following[0]) < 4:
+        return False
+    word = following[0]
+    return word not in run.split() and any(word in _words(text) and not set(run.split()) <= set(_words(text))
+                                           for text in options.values())
 
 
 @lru_cache(maxsize=256)
@@ -232,7 +257,10 @@ def spelled_out(text: str, options: Mapping[str, str]) -> str:
     runs = _initial_runs(tuple(options.values()))
 
     def expand(match: re.Match) -> str:
-        return runs.get(match.group(0).lower(), match.group(0))
+        run = runs.get(match.group(0).lower())
+        if run is None or _modifies_other_run(text[match.end():], run, options):
+            return match.group(0)
+        return run
 
     return _CAPITALS.sub(expand, text)
 
@@ -273,6 +301,20 @@ _ALTERNATIVE = re.compile(r"\b(?:or|versus|vs|either)\b|/", re.IGNORECASE)  # "S
 _NEGATION = re.compile(r"\b(?:not|no|never|unlikely|excluded|ruled\s+out|rather\s+than|instead\s+of)\b|n't\b", re.IGNORECASE)
 
 
+# (red team holdout_r41) a last sentence labelled with its option after a dash: "... means iron deficiency — option B.",
+# "... is central retinal artery occlusion – C."; not an option's own verdict line ("E: unsafe — option E.");
+# "... — option B." and "The cherry-red spot means C.": a dash, or a verb of what the evidence shows, then the option
+_LABELLED_CLOSE = re.compile(r"[ \t](?:[\u2013\u2014]|--?|means|indicates|points[ \t]+to|confirms)[ \t]*"
+                             r"(?P<label>(?:(?:option|choice)[ \t]+)?\(?[A-Z]\)?)[\s.!*]*\Z", re.IGNORECASE)
+_VERDICT_LINE = re.compile(r"\A[\s*_#>-]*\(?[A-Z][.:)]\s")
+# a predicate that judges its option against (the sentence is that option's verdict, not the conclusion): "Observation
+# is unsafe — E.", "Steroids act too late — option B."
+_AGAINST = re.compile(r"\b(?:unsafe|wrong|incorrect|inappropriate|contraindicated|dangerous|harmful|premature|ineffective|"
+                      r"useless|inadequate|insufficient|late|slow|avoid(?:ed|s)?|fails?)\b", re.IGNORECASE)
+# what follows a conclusion's option and may be a rider: a comma, or a dash set off by spaces
+_RIDER = re.compile(r",|[ \t][\u2013\u2014][ \t]|[ \t]--?[ \t]")
+
+
 CLOSING_TAIL_CHARS = 2000
 
 
@@ -297,12 +339,21 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
         sentences.pop()  # "(Near term it would be avoided, but she is at 10 weeks.)": an aside after the conclusion
     if not sentences:
         return None
-    last = sentences[-1]
+    last = plain_text(sentences[-1])  # "ru\u00adled out", "nоt" (Cyrillic о), "ｎｏｔ" read as shown (holdout_r41)
     opener = _CONCLUDING_OPENER.match(last) or _COPULAR_OPENER.match(last)
     arrows = list(_ARROW.finditer(last))
     closing_clause = None if opener is not None or arrows else _CLOSING_CLAUSE.search(last)
+    labelled = None if opener is not None or arrows or closing_clause else _LABELLED_CLOSE.search(last)
     if opener is not None:
         clause = last[opener.end():]
+        if (copular := _COPULAR_OPENER.match(clause)) is not None:  # "So the first step is C — IM epinephrine."
+            clause = clause[copular.end():]
+    elif labelled is not None:  # "... means iron deficiency — option B." (holdout_r41)
+        before = last[:labelled.start()]
+        if _VERDICT_LINE.match(before) or _NEGATION.search(before) or _AGAINST.search(before) or _ALTERNATIVE.search(before) \
+                or _named_options(before, options) - _named_options(labelled.group("label"), options):
+            return None
+        clause = labelled.group("label")
     elif arrows:
         clause = last[arrows[-1].end():]
     elif closing_clause is not None:
@@ -311,7 +362,9 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
         return None
     head = re.split(r"[(;]", clause, maxsplit=1)[0]  # "RCA (most commonly; LCx only in ...)": the gloss is no conclusion
     clause = head if _named_options(head, options) else clause
-    first, comma, rest = clause.partition(",")  # "So C, with cardiology to follow up.": a rider after the comma (holdout_r39)
+    # "So C, with cardiology to follow up.": a rider after the comma (holdout_r39) or a dash ("C — IM epinephrine.": holdout_r41)
+    rider = _RIDER.search(clause)
+    first, comma, rest = (clause[:rider.start()], rider.group(), clause[rider.end():]) if rider else (clause, "", "")
     if (comma and len(_named_options(first, options)) == 1 and not _named_options(rest, options)
             and not re.search(r"\b[A-Z]\b", rest) and not _ALTERNATIVE.search(rest) and not _NEGATION.search(rest)):
         clause = first
@@ -351,6 +404,8 @@ def grounding(reasoning: str, options: Mapping[str, str]) -> tuple[float, list[s
             bad.append(f"option {match.group(1)} does not exist")
     for match in _QUOTE.finditer(reasoning):
         letter, quote = match.group(1), match.group(2)
+        if _QUOTE_AS_SUBJECT.match(reasoning, match.end()):
+            continue  # 'E: "watch and wait" is unsafe.': the writer's own phrase as a subject, no citation (holdout_r41)
         if letter not in options:
             continue  # already counted as an invented letter when written "option X"
         refs += 1

@@ -176,6 +176,18 @@ def not_content_words() -> frozenset[str]:
     return STOP_WORDS | FILLER_WORDS | HAN_FILLER_WORDS | LOREM_IPSUM | PLACEHOLDER_WORDS
 
 
+BYTE_ORDER_MARK = "\ufeff"
+
+
+def without_byte_order_mark(text: str) -> str:
+    """``text`` without a byte order mark (U+FEFF) at its very start: an encoding's signature that a decoder or an
+    editor leaves before the first character, never shown and no part of the text (``"\ufeff<think>..."`` opens with
+    ``<think>`` as any reader sees it; red team ``holdout_r41``, refused by both format guards as a look-alike tag or a
+    broken layout). Only the first character: a U+FEFF inside a tag or a word is still the zero-width no-break space
+    that disguises it (``<th\ufeffink>``)."""
+    return text[1:] if text[:1] == BYTE_ORDER_MARK else text
+
+
 def _plain_tags(text: str) -> str:
     """``text`` with its tags read as a reader reads them (the guarded rule): compatibility forms and invisible
     characters normalised (:func:`polyreward.verifiers.reading.normalise`), so a full-width ``＜think＞`` or a
@@ -641,6 +653,7 @@ class ThinkFormat(RolloutReward):
                     completion = self.text_of(completion)
                 disguised = False
                 if guarded and not completion.isascii():
+                    completion = without_byte_order_mark(completion)
                     raw = match_format(completion)
                     completion = _plain_tags(completion)  # read once, for the match and the verdict
                     match = match_format(completion)
@@ -660,6 +673,7 @@ class ThinkFormat(RolloutReward):
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         disguised = False
         if self.min_content_words > 0 and not completion.isascii():
+            completion = without_byte_order_mark(completion)
             raw = self._pattern.match(completion)
             completion = _plain_tags(completion)
             disguised = raw is None and self._pattern.match(completion) is not None

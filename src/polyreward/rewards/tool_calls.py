@@ -85,7 +85,7 @@ from typing import Any
 
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.rewards import think_work
-from polyreward.rewards.format import check_min_content, stem, thin_content
+from polyreward.rewards.format import check_min_content, stem, thin_content, without_byte_order_mark
 from polyreward.schema import completion_messages, completion_text, is_missing, prompt_text
 from polyreward.verifiers.answer_forms import PROVISIONAL_WORD, WITHDRAWN_WORD
 from polyreward.verifiers.call_formats import python_call
@@ -94,6 +94,7 @@ from polyreward.verifiers.tool_calls import (
     block_call_remarks,
     block_calls,
     calls_outside_blocks,
+    calls_shown,
     comment_free_values,
     injected_calls,
     message_tool_calls,
@@ -171,7 +172,7 @@ _CALL_REFERENCE = re.compile(r"\b(?:calls?|calling|above|previous|earlier|reques
 # until you say so", "Treat it as not made", "don't run that") or the verb's negative participle ("it stays unsent");
 # not about any other call ("don't run anything else", "no need to make a second call"), nor something else ("The tool
 # doesn't send emails"), nor a call still to come back ("I haven't run it yet"; red team holdout_r34)
-_RUN_VERBS = r"execut(?:e|ed|es|ing)|run(?:s|ning)?|sen[dt](?:s|ing)?|ma(?:ke|kes|king|de)|fir(?:e|ed|es|ing)|invok(?:e|ed|es|ing)|go(?:es|ing)?[^\S\n]+out"
+_RUN_VERBS = r"call(?:s|ed|ing)?|execut(?:e|ed|es|ing)|run(?:s|ning)?|sen[dt](?:s|ing)?|ma(?:ke|kes|king|de)|fir(?:e|ed|es|ing)|invok(?:e|ed|es|ing)|go(?:es|ing)?[^\S\n]+out"
 _RUN_PARTICIPLES = r"made|sent|executed|run|fired|invoked|placed|submitted|issued"
 
 
@@ -276,9 +277,19 @@ def _withheld_by_lead_in(view: str) -> str:
         return f"makes its call wait on the user in the line that introduces it ({lead[:60]!r})"
     if _CALL_NOT_MADE.search(lead) or _NOT_A_REAL_LEAD.search(lead):
         return f"calls its call not made or a stand-in in the line that introduces it ({lead[:60]!r})"
+    if _HANDED_OVER_LEAD.search(lead):
+        return f"hands its call to the user to make in the line that introduces it ({lead[:60]!r})"
     return ""
 
 
+# a lead-in that hands the call to the user (the user its subject, or the writer unable to call a tool): "this is the
+# call you would make:", "You can fetch it yourself:", "I can't call tools here, but:" (red team holdout_r41)
+_HANDED_OVER_LEAD = re.compile(
+    r"\byou(?:'d|’d|[^\S\n]+(?:would|could|can|might|may|should|will|'ll))[^\S\n]+(?:need[^\S\n]+to[^\S\n]+)?"
+    r"(?:make|run|send|execute|issue|fetch|call|invoke|submit|use)\b|\byourself\b"
+    r"|(?:\b(?:cannot|can[^\S\n]+not|unable[^\S\n]+to|not[^\S\n]+able[^\S\n]+to)|n't)[^\S\n]+(?:actually[^\S\n]+)?"
+    r"(?:call|use|run|access|invoke|execute)[^\S\n]+(?:any[^\S\n]+|the[^\S\n]+)?(?:tools?|functions?|apis?)\b",
+    re.IGNORECASE)
 # a lead-in that calls what follows a stand-in: "Draft (not sent yet):", "Mock request:", "Example call (for reference):"
 _NOT_A_REAL_LEAD = re.compile(r"\b(?:mock(?:-?up)?|dummy|demo|sample|example|illustration|stub|fake|hypothetical|" + PROVISIONAL_WORD + r")\b",
                               re.IGNORECASE)
@@ -314,9 +325,22 @@ def calls_taken_back(text: str) -> str:
     ``it stays unsent``: ``_CALL_NOT_MADE``) or the writer declining to commit to them (``I'm not standing behind it``:
     :mod:`polyreward.verifiers.speaker_declines`) takes them back too (red team ``holdout_r34``); an error the tool
     returns (``If the function returns an error I'll retry``) is the call's outcome, no error of the writer's.
-    Read on the visible text (comments and hidden text left out)."""
+    Read on the visible text (comments and hidden text left out); when that holds no call, the calls scored are in a
+    code fence or a collapsed ``<details>``, and the text around them is read as around a block
+    (:func:`polyreward.verifiers.tool_calls.calls_shown`; red team ``holdout_r41``)."""
     # a Functionary recipient line (">>>name") is a call, not a block quote, for the reading of the text around it
     view = visible_text(_RECIPIENT_LINE.sub(r"\1@@@", text) if ">>>" in text else text)
+    why = _taken_back_in(view)
+    if why or _CALL_OPENER.search(view):
+        return why
+    # red team holdout_r41: no call in the visible text, so the calls scored are in a code fence or a <details>
+    # element; what the writer says around them there is read as around a block (calls_shown)
+    shown = calls_shown(text)
+    return _taken_back_in(visible_text(shown)) if shown != text else ""
+
+
+def _taken_back_in(view: str) -> str:
+    """:func:`calls_taken_back` on the visible text ``view``."""
     if why := call_withheld_by_remark(view):  # the call object's own word on itself (holdout_r37)
         return why
     if why := _withheld_by_lead_in(view):
@@ -674,6 +698,8 @@ class ToolRLFormat(RolloutReward):
             return Scored(None, f"no reference in column {self.answer_column!r}")
         layout = self.layout(reference)
         text = assistant_segment(completion)
+        if self.min_content_words > 0:
+            text = without_byte_order_mark(text)  # an encoding's signature before <think> (red team holdout_r41)
         if self.min_content_words > 0 and "\n" in text:
             # guarded: blank lines between the blocks and around a block's body are layout, not another format
             # ("<think>...</think>\n\n<tool_call>\n{...}\n\n</tool_call>"; red team holdout_r5)

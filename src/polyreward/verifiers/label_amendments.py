@@ -11,7 +11,9 @@ text after the block clause by clause and returns the first block label that a c
 * a removal from the list (``remove ... from the list``, ``drop ... from my answer``, ``delete ... from the labels``),
 * or the label called not definite (``is not definite``, ``is not a definite finding``, ``not definitive``),
 * an imperative ``take ... out`` / ``cross ... off``, or the finding called gone (``has (since) resolved``, ``has
-  cleared``, ``is no longer seen``; not ``has not resolved``; red team ``holdout_r38``).
+  cleared``, ``is no longer seen``; not ``has not resolved``; red team ``holdout_r38``),
+* or the finding called denied (``is ruled out``, ``was excluded``, ``is absent``; not ``is not ruled out``, ``cannot
+  be ruled out``; red team ``holdout_r41``, where ``rulеd оut`` in look-alike letters reads the same).
 
 A label is named by its words (case-folded) or by its last word (``the effusion`` names ``pleural effusion``). The
 words a plan uses for a patient's care (``remove the chest tube tomorrow``, ``drain the effusion``) are no removal
@@ -51,7 +53,9 @@ _REMOVAL = re.compile(
     # has resolved", "is no longer seen"): what the list holds, the note says is not there
     r"|\b(?:take|cross|strike)\s+[^.;!?\n]{1,60}?\s+(?:out|off)\b"
     r"|(?<!\bnot\s)\b(?:has|have)\s+(?:since\s+|now\s+|completely\s+)?(?:resolved|cleared|disappeared)\b"
-    r"|\bno\s+longer\s+(?:seen|present|visible|evident|identified|demonstrated)\b",
+    r"|\bno\s+longer\s+(?:seen|present|visible|evident|identified|demonstrated)\b"
+    # red team holdout_r41: the finding called denied ("the effusion is ruled out on the lateral view", "was excluded")
+    r"|\b(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+|also\s+|since\s+)?(?:ruled\s+out|excluded|absent)\b(?!\s+from\b)",
     re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9]+")
 _SINCE_AFTER_AUXILIARY = re.compile(r"\b(has|have|had)\s+since\b", re.IGNORECASE)

@@ -522,6 +522,40 @@ def _read_free_text(text: str) -> tuple[list[Call], list[Call]]:
     return calls, tagged + _scan_objects(prose, "text") + _other_formats(prose) + named + lines + yaml + command_calls(prose)
 
 
+# a collapsed <details> element: its summary line and its body
+_DETAILS = re.compile(r"<details\b[^>]{0,200}>\s*(?:<summary\b[^>]{0,200}>(?P<summary>.{0,300}?)</summary>)?(?P<body>.*?)</details>",
+                      re.IGNORECASE | re.DOTALL)
+
+
+def calls_shown(text: str) -> str:
+    """``text`` with the calls a reader has to open or read past shown as ``<tool_call>`` blocks, for the reading of
+    what the writer says about them: each code fence that holds a call (:func:`_read_free_text`) written as a block,
+    and each ``<details>`` element opened, its summary a line that introduces its body (``<details><summary>example
+    tool call (not sent)</summary><tool_call>...</tool_call></details>`` is ``example tool call (not sent):`` and the
+    block). A reader of the visible text sees neither call, so the lead-in and the remarks around it went unread (red
+    team ``holdout_r41``: ``I can't call tools here, but this is the call you would make:`` and a ``json`` fence, a
+    call in a ``<details>`` draft, both paid in full). Text without a fence or ``<details>`` is returned as is."""
+    if "<details" in text.lower():
+        text = _DETAILS.sub(lambda m: f"\n{(m.group('summary') or '').strip()}:\n{m.group('body').strip()}\n", text)
+    if "```" not in text and "~~~" not in text:
+        return text
+    parts, position = [], 0
+    while (opening := _FENCE.search(text, position)) is not None:
+        marker = opening.group(1)
+        closing = re.compile(rf"^[ ]{{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ ]*$", re.MULTILINE).search(text, opening.end())
+        end = closing.end() if closing else len(text)
+        body = text[opening.end():closing.start() if closing else len(text)].strip()
+        try:
+            holds = any(_read_free_text(text[opening.start():end]))
+        except ToolCallError:
+            holds = True
+        parts.append(text[position:opening.start()])
+        parts.append(f"<tool_call>\n{body}\n</tool_call>" if holds else text[opening.start():end])
+        position = end
+    parts.append(text[position:])
+    return "".join(parts)
+
+
 def _holds_call(value: Any) -> bool:
     """True when a decoded JSON value is or holds a call (read by the JSON readers; a malformed one too)."""
     try:
