@@ -61,6 +61,7 @@ SHAPES = {
     "closed_answer_tags": _repeat("<answer>a</answer>"),
     "open_tool_call_tags": _repeat("<tool_call>"),
     "open_search_tags": _repeat("<search>"),
+    "open_details_tags": _repeat("<details><summary>call</summary>"),  # holdout_r41's <details> reading: quadratic at first
     "python_tags": _repeat('<|python_tag|>{"name": '),  # holdout_r31: template call delimiters
     "function_call_blocks": _repeat('<function_calls><invoke name="f"><parameter name="k">[1'),
     "function_tags": _repeat("<function=f>{"),
@@ -144,6 +145,7 @@ PARSERS = {
     "tool_calls.count_tool_calls": lambda t: tool_call_parsing.count_tool_calls(t, ("search", "code")),
     "toolrl.assistant_segment": assistant_segment,
     "toolrl.calls_taken_back": lambda t: calls_taken_back("<tool_call>\n{}\n</tool_call>\n" + t),
+    "tool_calls.calls_shown": tool_call_parsing.calls_shown,
     "toolrl.matches_layout": lambda t: [matches_layout(t, literals) for literals in _FORMAT_LITERALS.values()],
     "otc.final_answer": lambda t: squad_normalize(_final_answer(t)),
     "forecast.forecast_values": lambda t: forecast_values(t, 2),
