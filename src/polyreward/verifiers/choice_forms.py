@@ -282,9 +282,9 @@ def _undecided_after(text: str, end: int) -> re.Match | None:
     commit to one (:data:`.speaker_declines.DECLINED`: "The audience likes B, but I'm not locking anything in yet";
     holdout108, an Ask-the-Audience table of another voice's votes), or None.
 
-    >>> _undecided_after("| B | 61% |\n\nThe audience likes B, but I'm not locking anything in yet.", 0) is not None
+    >>> _undecided_after("| B | 61% |\\n\\nThe audience likes B, but I'm not locking anything in yet.", 0) is not None
     True
-    >>> _undecided_after("| B | 61% |\n\nThe audience likes B, and so do I.", 0) is None
+    >>> _undecided_after("| B | 61% |\\n\\nThe audience likes B, and so do I.", 0) is None
     True
     """
     return _SCORES_UNDECIDED.search(text, end) or DECLINED.search(text, end)
