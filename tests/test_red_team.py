@@ -270,6 +270,13 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   values exact forms only as q·√s·π^k, so "e - 1" cannot be checked against 1.718, and taking the rounding
     #   unchecked would pay "\boxed{e \approx 1.718}" too (a false approximation whose exact value is wrong)
     ("holdout106", "x106_m_theoremqa_exact_then_rounded_in_box", "$\\int_0^1 e^x\\,dx = \\left[e^x\\right]_0^1"),
+    # holdout108 (voices and attribution, written blind), left open after its rules: a dialogue the writer composes
+    #   from its first line ("User: ... Assistant: ... User: So in 5 hours it's 300? Assistant: Yes -- ... 300 miles.",
+    #   a Socratic "Q: ... A: ..." of the solver's own) has the shape of a chat or few-shot drift that echoes the format
+    #   and makes up a next question after answering (turns._question_end cuts there, so a made-up question's answer
+    #   never pays); telling a follow-up about the same problem from a new question takes the questions' meaning
+    ("holdout108", "x108_m_user_assistant_assistant_commits", "User: 180 miles in 3 hours is 60 mph, ri"),
+    ("holdout108", "x108_m_socratic_self_qa_commits", "Q: What must the four numbers add up to?"),
 }
 
 

@@ -125,9 +125,11 @@ _WORD_CLOSING = re.compile(r"(?:\bthere\s+(?:is|are)|\bha(?:s|ve))\s+(infinitely
                            re.IGNORECASE)
 # the first term of a ratio before the last number: "3:4", "3 : 4" (not a label's colon: "Step 2: 15")
 _RATIO_BEFORE = re.compile(r"(?<![\d.:])(\d+(?:\.\d+)?)(?::|[^\S\n]:[^\S\n])\Z")
+# (a sign after a hyphen is the second stroke of an ASCII dash, "--": "As the key says -- and I agree -- 130." ends on
+# 130, not -130; holdout108)
 _LAST_NUMBER = re.compile(
     r"(?<![A-Za-z_\d^])(?<!\^\{)(?<!\^\{[-−+])(?<!\^[-−+])(?:[-−+]?[^\S\n]*\d{1,4}[^\S\n]+\d{1,4}\s*/\s*\d{1,4}(?![\d.,/])|[-−+]?\\[dt]?frac\{\d+\}\{\d+\}"
-    r"|[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3}(?!\d))+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+(?![A-Za-z\d])|" + _TIMES_TEN + ")?" + _NUMBER_POWER
+    r"|(?:(?<!-)[-−+])?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3}(?!\d))+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+(?![A-Za-z\d])|" + _TIMES_TEN + ")?" + _NUMBER_POWER
     + r"(?:\s*/\s*\d+(?:\.\d+)?" + _NUMBER_POWER + r")?\s*(?:\\?%|(?i:hundred|thousand|million|billion)\b)?|[-−+]?\.\d+)"
 )
 # "So the final result is -5 + 20i": a short expression of numbers and one-letter symbols ending the line

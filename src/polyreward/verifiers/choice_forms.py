@@ -15,6 +15,7 @@ from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after
 from polyreward.verifiers.option_checks import option_mentions, record_names_another, titled_as_no_option
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.records import record_answer
+from polyreward.verifiers.speaker_declines import DECLINED
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL
 
 # "A, B, C, D", "B or C", "(A) (B)", "A/C": a hedge over several options is no answer (else listing every letter would
@@ -259,7 +260,7 @@ def scored_option(text: str, letters: str) -> str | None:
         return None
     top = max(scores.values())
     best = [letter for letter, score in scores.items() if score == top]
-    if len(best) == 1 and (undecided := _SCORES_UNDECIDED.search(text, rows[-1].end())) is not None and not _PICKS.search(text, undecided.end()):
+    if len(best) == 1 and (undecided := _undecided_after(text, rows[-1].end())) is not None and not _PICKS.search(text, undecided.end()):
         return SEVERAL  # "| B | 0.35 | ... Too close to call between the blockers.": the writer reads no winner off its own table (holdout69)
     words = "\n".join(line for line in text[rows[-1].end():].splitlines() if not line.lstrip().startswith("|"))  # (not the table's other rows)
     after = {m.group(1) for m in letter_pattern(letters).finditer(words)}
@@ -274,6 +275,21 @@ _SCORES_UNDECIDED = re.compile(
     r"\b(?:too\s+close\s+to\s+call|toss-?\s?up|dead\s+heat|coin\s+(?:flip|toss)|(?:can't|cannot|can\s+not|couldn't|unable\s+to)\s+"
     r"(?:\w+\s+)?(?:call|decide|separate|distinguish|choose|pick)\b|undecided|torn\s+between|no\s+clear\s+(?:winner|favou?rite|leader|pick|choice|answer))",
     re.IGNORECASE)
+
+
+def _undecided_after(text: str, end: int) -> re.Match | None:
+    """The writer's words after a table of scores that read no winner off it (:data:`_SCORES_UNDECIDED`) or decline to
+    commit to one (:data:`.speaker_declines.DECLINED`: "The audience likes B, but I'm not locking anything in yet";
+    holdout108, an Ask-the-Audience table of another voice's votes), or None.
+
+    >>> _undecided_after("| B | 61% |\\n\\nThe audience likes B, but I'm not locking anything in yet.", 0) is not None
+    True
+    >>> _undecided_after("| B | 61% |\\n\\nThe audience likes B, and so do I.", 0) is None
+    True
+    """
+    return _SCORES_UNDECIDED.search(text, end) or DECLINED.search(text, end)
+
+
 _PICKS = re.compile(r"\b(?:answer|go(?:ing)?\s+with|pick|choose|choice|lean(?:ing)?|favou?r|I'd\s+say|select)\b|:\s*\(?[A-Z]\b", re.IGNORECASE)
 
 

@@ -502,6 +502,17 @@ def _ends_its_clause(text: str, end: int) -> bool:
     return _CLAUSE_ENDS_HERE.match(text[end:end + WINDOW]) is not None
 
 
+# the writer endorsing a report between it and the answer, a clause of its own that closes there (holdout108): the
+# writer's agreement ("and I agree:", "I fully concur --") or the report called right ("which is correct:", "and
+# that's right,"), never negated ("I don't agree", "which is not correct") nor qualified ("I agree it's tempting")
+_ENDORSED = re.compile(r"(?:\b(?:I|we)\s+(?:(?:also|fully|completely|entirely|totally|do)\s+)?(?:agree|concur)(?:\s+with\s+(?:it|this|that|them|him|her))?"
+                       r"|\b(?:which|and\s+(?:that|it|this|they|he|she))(?:'s|'re|\s+is|\s+are)\s+(?:(?:indeed|also|exactly|quite)\s+)?(?:correct|right))"
+                       r"\s*(?:[:,;\u2014\u2013]|--)", re.IGNORECASE)
+
+# ... and the writer's dissent from it ("and I disagree", "though we don't agree")
+_DISSENT = re.compile(r"\b(?:I|we)\s+(?:(?:strongly|completely|totally|respectfully|still)\s+)?(?:disagree|don't\s+agree|do\s+not\s+agree)\b", re.IGNORECASE)
+
+
 @memoized_text(max_chars=200, maxsize=4096)  # (speed: the clauses around an answer repeat across rollouts)
 def _attributed_before(statement: str) -> bool:
     """Is the answer after ``statement`` reported as someone else's ("My friend says", "Reddit thinks it's",
@@ -510,6 +521,8 @@ def _attributed_before(statement: str) -> bool:
     found = _ATTRIBUTED_BEFORE.search(statement)
     if found is None:
         return reported_by_another(statement)  # "según mi compañero, 81", "arkadaşıma göre 81" (holdout56)
+    if _ENDORSED.search(statement, found.start()):
+        return False  # "The answer key says 130, and I agree: 142 - 12 = 130": the writer takes the report as its own (holdout108)
     if found.group("source") is not None:
         return not _OWN_SOURCE.match(found.group("source").split()[-1])
     before = statement[:found.start()]
@@ -521,7 +534,10 @@ def _attributed_before(statement: str) -> bool:
     if (re.fullmatch(r"every|each|any|all|no|both|these|those|other", found.group("subject"), re.IGNORECASE) and verb.lower().endswith("ed")
             and re.match(r"\s+[a-z]{3,}\b", found.group("tail"))):
         return False  # "Every listed number is divisible by 3: D": a participle before its noun, no report (holdout80)
-    return not _OWN_SOURCE.match(found.group("subject")) and not re.search(r"\bas\s+(?:\w+\s+){0,3}\Z", before, re.IGNORECASE)
+    # "As the hint says, 42" agrees with the report, unless the writer's dissent stands between ("As the key says -- and
+    # I disagree -- 130"; holdout108)
+    agreeing = re.search(r"\bas\s+(?:\w+\s+){0,3}\Z", before, re.IGNORECASE) is not None and not _DISSENT.search(found.group("tail"))
+    return not _OWN_SOURCE.match(found.group("subject")) and not agreeing
 
 
 @memoized_text(max_chars=200, maxsize=4096)  # (speed: the clauses around an answer repeat across rollouts)

@@ -47,7 +47,7 @@ SPEAKER = _NOT_RELATIVE + r"\b(?:I|we)(?:'d|'ll|'m|'ve|'re)?" + _CARRIED  # ("we
 # a negation or a withheld will before a verb of committing
 _WITHHELD = (r"(?:can't|cannot|can\s+not|couldn't|could\s+not|won't|will\s+not|wouldn't|would\s+not|don't|do\s+not|"
              r"(?:am\s+|'m\s+)?(?:not|un)\s*(?:able|going|willing|comfortable|prepared|ready|confident\s+enough|in\s+a\s+position)(?:\s+to)?|"
-             r"rather\s+not|prefer\s+not\s+to|refuse\s+to|decline\s+to|hesitate\s+to|"
+             r"rather\s+not|prefer\s+not\s+to|refuse\s+to|decline\s+to|hesitate\s+to|(?:haven't|have\s+not|hasn't|has\s+not)(?=\s+locked\b)|"
              # the progressive negated ("I'm not committing to it", "I am not standing behind it"; holdout_r34) and a
              # preference against committing ("I'd sooner eat my hat than stand behind that number"; holdout_r34)
              r"not(?=\s+(?:(?:actually|really|honestly|seriously)\s+)?\w+ing\b)|(?<=rather\s)(?:[\w'’]+\s+){1,6}?than|(?<=sooner\s)(?:[\w'’]+\s+){1,6}?than)\s+"
@@ -55,7 +55,7 @@ _WITHHELD = (r"(?:can't|cannot|can\s+not|couldn't|could\s+not|won't|will\s+not|w
 # the verbs of committing to an answer (a bare stem and its -ing form)
 _COMMIT = (r"(?:choos(?:e|ing)|pick(?:ing)?|submit(?:ting)?|claim(?:ing)?|hand(?:ing)?\s+(?:it|this|that)\s+in|"
            r"(?:justify(?:ing)?|defend(?:ing)?)(?![^.;!?\n]{0,40}\b(?:but|rigorously|formally|completely|fully|in\s+detail|yet)\b)|select(?:ing)?|mark(?:ing)?|commit(?:ting)?|answer(?:ing)?|decid(?:e|ing)|"
-           r"settl(?:e|ing)(?=\s+on\b)|lock(?:ing)?\s+in|go(?:ing)?\s+with|endors(?:e|ing)|stand(?:ing)?\s+(?:behind|by)|vouch(?:ing)?\s+for|put(?:ting)?\s+my\s+name\s+to|sign(?:ing)?\s+off\s+on|"
+           r"settl(?:e|ing)(?=\s+on\b)|lock(?:ing|ed)?\s+(?:(?:it|this|that|one|anything|an?\s+answer|(?:my|the|a|an)\s+(?:answer|option|letter|choice|pick))\s+)?in(?:\s+(?:anything|an?\s+answer|(?:my|the|a|an|any)\s+(?:answer|option|letter|choice|pick)))?|go(?:ing)?\s+with|endors(?:e|ing)|stand(?:ing)?\s+(?:behind|by)|vouch(?:ing)?\s+for|put(?:ting)?\s+my\s+name\s+to|sign(?:ing)?\s+off\s+on|"
            r"giv(?:e|ing)\s+(?:(?:a|an|the|my|one|any)\s+)?(?:(?:final|firm|definite|definitive|single)\s+)?(?:answer|diagnosis|verdict|ruling|choice|pick|letter))\b")
 # ... whose object is not another option, anything else, or full certainty
 _NOT_OTHER = (r"(?!\s+(?:(?:any|an|the|a|on)\s+)?(?:other|another|else|anything\s+(?:else|but)|otherwise|differently|against))"
