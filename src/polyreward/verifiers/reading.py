@@ -69,7 +69,7 @@ _LEET = str.maketrans("0134579", "oieastg")
 _LEET_WORD = re.compile(r"(?<![\w.])(?=[a-zA-Z]*\d)(?=\d*[a-zA-Z])[a-zA-Z0134579]{2,9}(?![\w.])")
 _GUARD_WORDS = frozenset({
     "or", "nor", "not", "no", "never", "either", "wait", "wrong", "actually", "kidding", "joking", "typo", "oops",
-    "scratch", "ignore", "maybe", "possibly", "perhaps", "instead", "incorrect", "false", "nope", "meant",
+    "scratch", "ignore", "maybe", "possibly", "perhaps", "instead", "incorrect", "false", "nope", "meant", "unsure", "guess",
 })
 # a word of letters; look-alikes are mapped in a word that has a Latin letter or is made only of look-alikes
 _WORD = re.compile(r"[^\W\d_]+")
@@ -86,6 +86,9 @@ _BARE_CONTRACTION = re.compile(r"\b(did|does|do|could|would|should|is|was|are|we
 # have one as "[a-zA-Z][0134579]|[0134579][a-zA-Z]")
 _LETTER_BESIDE_LEET_DIGIT = re.compile(r"[0134579](?:(?<=[a-zA-Z][0134579])|(?=[a-zA-Z]))")
 _SPACE_TO_COLLAPSE = re.compile(r"[^\S\n ]|  ")
+# a word of those spelled out letter by letter ("is w r o n g", "B   o r   A", "N O T"): read as the word (holdout107);
+# a run of single letters, one space apart, outside LaTeX; a lone capital at either end is an option letter beside it
+_SPACED_LETTERS = re.compile(r"(?<![\w\\$])[A-Za-z](?: [A-Za-z]){1,9}(?![\w$])")
 
 
 # letters that show as a blank, as a space shows (holdout12): the Hangul fillers and the blank Braille pattern
@@ -117,6 +120,24 @@ def _upright(match: re.Match) -> str:
     if sum(ch in _TURNED for ch in run) < 2:
         return run  # one IPA letter (a schwa, a turned a) is no turned text
     return "".join(_UPRIGHT.get(ch, ch) for ch in reversed(run))
+
+
+def _spelled_word(match: re.Match) -> str:
+    """The guard word a run of spaced letters spells, joined; any other run as written.
+
+    >>> _SPACED_LETTERS.sub(_spelled_word, "42 is w r o n g, B o r A, x y z")
+    '42 is wrong, B or A, x y z'
+    """
+    letters = match.group().split(" ")
+    first, last = 0, len(letters)
+    if letters[0].isupper() and not letters[1].isupper():
+        first = 0 if "".join(letters).lower() in _GUARD_WORDS else 1  # "B o r A": B is an option beside the word
+    if letters[-1].isupper() and not letters[-2].isupper():
+        last -= 1
+    word = "".join(letters[first:last])
+    if len(word) < 2 or word.lower() not in _GUARD_WORDS or not (word[1:].islower() or word.isupper()):
+        return match.group()
+    return " ".join(letters[:first] + [word] + letters[last:])
 
 
 def _ascii_digits(text: str) -> str:
@@ -197,6 +218,8 @@ def normalise(text: str, collapse_space: bool = True, answer_reading: bool = Fal
         text = _WORD.sub(_map_lookalikes, text)
         text = _TRUE_MINUS.sub("-", _MINUS_BEFORE_DIGIT.sub("-", text))
         text = _ascii_digits(text)
+    if " " in text and _SPACED_LETTERS.search(text):
+        text = _SPACED_LETTERS.sub(_spelled_word, text)
     if _LETTER_BESIDE_LEET_DIGIT.search(text):  # (speed: a leet word has a letter beside a digit; none, nothing to map)
         text = _LEET_WORD.sub(_unleet, text)
         if "1" in text:
