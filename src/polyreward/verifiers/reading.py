@@ -125,19 +125,17 @@ def _upright(match: re.Match) -> str:
 def _spelled_word(match: re.Match) -> str:
     """The guard word a run of spaced letters spells, joined; any other run as written.
 
-    >>> _SPACED_LETTERS.sub(_spelled_word, "42 is w r o n g, B o r A, x y z")
-    '42 is wrong, B or A, x y z'
+    >>> _SPACED_LETTERS.sub(_spelled_word, "42 is w r o n g, B o r A, N O T A, x y z")
+    '42 is wrong, B or A, NOT A, x y z'
     """
     letters = match.group().split(" ")
-    first, last = 0, len(letters)
-    if letters[0].isupper() and not letters[1].isupper():
-        first = 0 if "".join(letters).lower() in _GUARD_WORDS else 1  # "B o r A": B is an option beside the word
-    if letters[-1].isupper() and not letters[-2].isupper():
-        last -= 1
-    word = "".join(letters[first:last])
-    if len(word) < 2 or word.lower() not in _GUARD_WORDS or not (word[1:].islower() or word.isupper()):
-        return match.group()
-    return " ".join(letters[:first] + [word] + letters[last:])
+    for first, last in ((0, len(letters)), (1, len(letters)), (0, len(letters) - 1), (1, len(letters) - 1)):
+        if (first and not letters[0].isupper()) or (last < len(letters) and not letters[-1].isupper()):
+            continue  # only a capital beside the word is an option letter
+        word = "".join(letters[first:last])
+        if len(word) >= 2 and word.lower() in _GUARD_WORDS and (word[1:].islower() or word.isupper()):
+            return " ".join(letters[:first] + [word] + letters[last:])
+    return match.group()
 
 
 def _ascii_digits(text: str) -> str:
