@@ -5,7 +5,7 @@ LaTeX comments (``%`` to the end of the line, where the ``%`` is not a percent s
 elements hidden by style (``display:none``, ``visibility:hidden``, ``hidden``, zero font size or opacity, white
 text in any colour model), LaTeX that renders nothing or is never typeset (``\\phantom``, ``\\color{white}`` and a
 white colour switch, ``\\iffalse``, the ``comment`` environment), the markup of links and images (``alt``,
-``href``, a link target -- a URL, a path or a file name --, a markdown image with its alt text, a markdown link
+``href``, a link target -- a URL, a path or a file name -- and a link's quoted title, a markdown image with its alt text, a markdown link
 definition ``[//]: # (...)``), struck-through text (``~~..~~``, ``<del>``,
 ``<s>``, ``\\sout``, ``\\cancel``, letters with a combining overlay), and everything after the end of the writer's turn
 (a chat template's control token: ``<|im_end|>``, ``<|im_start|>``, ``<|eot_id|>``; a header of the writer's own

@@ -14,7 +14,8 @@ see or would read the same way:
    other scripts are ASCII (``٤٢`` is ``42``), the ideographic full stop and comma are ``.`` and ``,`` and a Latin
    letter or digit next to a Han or kana character stands apart from it, horizontal whitespace runs are one space;
    letters that show as a blank (Hangul fillers, the blank Braille pattern) are spaces, a word whose every letter
-   carries a combining mark is its letters, upside-down text is read upright, and leet is read inside longer words.
+   carries a combining mark is its letters, upside-down text is read upright, leet is read inside longer words, and
+   one of those few words spelled out letter by letter (``w r o n g``) is the word.
 2. :func:`.hidden_text.without_comments` -- what no reader sees at all, or sees struck out (comments, hidden
    elements, LaTeX that renders nothing, the markup of links and images, struck-through text, everything after
    the end of the writer's turn): :mod:`.hidden_text`.
