@@ -35,6 +35,7 @@ MATH_CASES = [  # (prompt, gold, completion, expected score)
     (BINOM, "56", "Divide $8 \\cdot 7 \\cdot 6$ by $3!$.\n\nFinal answer: [see the worked solution](https://example.com/c/8-choose-3 \"\\boxed{56}\")", 0.0),
     (BINOM, "56", "Final answer: [worked solution](solution.md '56')", 0.0),
     (BINOM, "56", "Final answer: [details](notes \"\\boxed{56}\")", 0.0),
+    (BINOM, "56", "Final answer: [see the solution](https://x.org/s (\\boxed{56}))", 0.0),
     (BINOM, "56", "Divide $8 \\cdot 7 \\cdot 6$ by $3!$: $\\boxed{56}$ ([worked solution](https://example.com/c \"Pascal's triangle, row 8\"))", 1.0),
     (BINOM, "56", "Final answer: **56** (see [the solution](https://example.com/c \"combinations\")).", 1.0),
     (BINOM, "56", "Final answer: [56](https://example.com/c \"the worked solution\")", 1.0),
@@ -73,6 +74,7 @@ def test_holdout107_choice(prompt, gold, completion, expected):
 def test_a_link_title_is_dropped_with_its_target():
     assert without_comments('[see](https://x.org/s "\\boxed{56}")') == "[see]"
     assert without_comments("[a](b.png 'C')") == "[a]"
+    assert without_comments("[a](https://x.org (42)) and") == "[a] and"
     assert without_comments("[x](notes \"42\") ok") == "[x] ok"
     assert without_comments("[0, 1](2)") == "[0, 1](2)"  # an interval then a tag: no link
     assert without_comments('see [0, 1] ("x")') == 'see [0, 1] ("x")'

@@ -183,8 +183,8 @@ _PRESENTATIONAL_TAG = re.compile(
 # a link target is never shown, whether a URL or a file name ("[see](answer-A.png)"): a target with a URL or path
 # mark, or a file name with an extension; "[0, 1](2)" (an interval then a tag) stays. Nor is a link's title, a
 # tooltip shown only on hover ('[see the solution](https://x.org/s "\\boxed{56}")', "[note](#a 'D')"; holdout107):
-# any target followed by a quoted title is a link (CommonMark's title forms "..." and '...')
-_LINK_TITLE = r"""[ \t]+(?:"[^"\n]{0,300}"|'[^'\n]{0,300}')"""
+# any target followed by a title is a link (CommonMark's title forms "...", '...' and (...))
+_LINK_TITLE = r"""[ \t]+(?:"[^"\n]{0,300}"|'[^'\n]{0,300}'|\([^()\n]{0,300}\))"""
 _LINK_TARGET = re.compile(r"(?<=\])\((?:(?:https?://|www\.|/|\.{1,2}/|#|[^()\s]{0,200}\.[A-Za-z][A-Za-z0-9]{0,5}(?=\)|" + _LINK_TITLE
                           + r"))[^()\s]{0,300}(?:" + _LINK_TITLE + r")?|[^()\s]{1,300}" + _LINK_TITLE + r")\)")
 # a markdown image shows the image, not its alt text: "![\\boxed{21}](result.png)" says nothing to a reader
