@@ -47,6 +47,7 @@ def normalise_long(text: str, collapse_space: bool = True) -> str:
     text = reading._WORD.sub(reading._map_lookalikes, text)
     text = reading._TRUE_MINUS.sub("-", reading._MINUS_BEFORE_DIGIT.sub("-", text))
     text = reading._ascii_digits(text)
+    text = reading._SPACED_LETTERS.sub(reading._spelled_word, text)  # "w r o n g" (holdout107)
     text = reading._LEET_WORD.sub(reading._unleet, text)
     text = reading._LEET_I.sub("I", text)
     text = reading._BARE_CONTRACTION.sub(r"\1n't", text)

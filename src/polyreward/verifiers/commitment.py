@@ -254,12 +254,24 @@ def uncommitted(text: str, start: int, end: int) -> str:
 
 def retraction_after(text: str, end: int) -> tuple[int, bool] | None:
     """Where the last retraction after ``text[:end]`` ends and whether it is explicit (it takes the answer back
-    even when no new answer follows); None when the text never takes anything back after ``end``."""
-    last = None
+    even when no new answer follows); None when the text never takes anything back after ``end``.
+
+    A pause after an explicit retraction does not undo it: "\\boxed{5}. That is wrong -- it should give 8, hmm, let
+    me redo it." is read from the explicit one, so what the writer says after it decides (holdout107):
+
+    >>> text = "The value is 5. That is wrong, it should give 8, hmm, let me redo it."
+    >>> resume, explicit = retraction_after(text, 14)
+    >>> text[resume:], explicit
+    ('it should give 8, hmm, let me redo it.', True)
+    """
+    last = last_explicit = None
     for last in _RETRACTION.finditer(text, end):
-        pass
+        if _EXPLICIT.match(text, last.start()):
+            last_explicit = last
     if last is None:
         return None
+    if last_explicit is not None:
+        last = last_explicit
     explicit = _EXPLICIT.match(text, last.start())
     resume = _PUNCTUATION_RUN.match(text, explicit.end() if explicit else last.end()).end()
     return resume, explicit is not None

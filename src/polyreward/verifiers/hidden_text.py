@@ -5,7 +5,7 @@ LaTeX comments (``%`` to the end of the line, where the ``%`` is not a percent s
 elements hidden by style (``display:none``, ``visibility:hidden``, ``hidden``, zero font size or opacity, white
 text in any colour model), LaTeX that renders nothing or is never typeset (``\\phantom``, ``\\color{white}`` and a
 white colour switch, ``\\iffalse``, the ``comment`` environment), the markup of links and images (``alt``,
-``href``, a link target -- a URL, a path or a file name --, a markdown image with its alt text, a markdown link
+``href``, a link target -- a URL, a path or a file name -- and a link's quoted title, a markdown image with its alt text, a markdown link
 definition ``[//]: # (...)``), struck-through text (``~~..~~``, ``<del>``,
 ``<s>``, ``\\sout``, ``\\cancel``, letters with a combining overlay), and everything after the end of the writer's turn
 (a chat template's control token: ``<|im_end|>``, ``<|im_start|>``, ``<|eot_id|>``; a header of the writer's own
@@ -181,8 +181,12 @@ def _drop_brace_groups(text: str, opener: re.Pattern) -> str:
 _PRESENTATIONAL_TAG = re.compile(
     r"<(?:a|img|span|font|div|p|abbr|iframe|video|audio|source|link|meta)\s[^<>]{0,300}>", re.IGNORECASE)
 # a link target is never shown, whether a URL or a file name ("[see](answer-A.png)"): a target with a URL or path
-# mark, or a file name with an extension; "[0, 1](2)" (an interval then a tag) stays
-_LINK_TARGET = re.compile(r"(?<=\])\((?:https?://|www\.|/|\.{1,2}/|#|[^()\s]{0,200}\.[A-Za-z][A-Za-z0-9]{0,5}(?=\)))[^()\s]{0,300}\)")
+# mark, or a file name with an extension; "[0, 1](2)" (an interval then a tag) stays. Nor is a link's title, a
+# tooltip shown only on hover ('[see the solution](https://x.org/s "\\boxed{56}")', "[note](#a 'D')"; holdout107):
+# any target followed by a title is a link (CommonMark's title forms "...", '...' and (...))
+_LINK_TITLE = r"""[ \t]+(?:"[^"\n]{0,300}"|'[^'\n]{0,300}'|\([^()\n]{0,300}\))"""
+_LINK_TARGET = re.compile(r"(?<=\])\((?:(?:https?://|www\.|/|\.{1,2}/|#|[^()\s]{0,200}\.[A-Za-z][A-Za-z0-9]{0,5}(?=\)|" + _LINK_TITLE
+                          + r"))[^()\s]{0,300}(?:" + _LINK_TITLE + r")?|[^()\s]{1,300}" + _LINK_TITLE + r")\)")
 # a markdown image shows the image, not its alt text: "![\\boxed{21}](result.png)" says nothing to a reader
 _MARKDOWN_IMAGE = re.compile(r"!\[[^\]\n]{0,300}\]\([^()\n]{0,300}\)")
 

@@ -14,7 +14,8 @@ see or would read the same way:
    other scripts are ASCII (``٤٢`` is ``42``), the ideographic full stop and comma are ``.`` and ``,`` and a Latin
    letter or digit next to a Han or kana character stands apart from it, horizontal whitespace runs are one space;
    letters that show as a blank (Hangul fillers, the blank Braille pattern) are spaces, a word whose every letter
-   carries a combining mark is its letters, upside-down text is read upright, and leet is read inside longer words.
+   carries a combining mark is its letters, upside-down text is read upright, leet is read inside longer words, and
+   one of those few words spelled out letter by letter (``w r o n g``) is the word.
 2. :func:`.hidden_text.without_comments` -- what no reader sees at all, or sees struck out (comments, hidden
    elements, LaTeX that renders nothing, the markup of links and images, struck-through text, everything after
    the end of the writer's turn): :mod:`.hidden_text`.
@@ -69,7 +70,7 @@ _LEET = str.maketrans("0134579", "oieastg")
 _LEET_WORD = re.compile(r"(?<![\w.])(?=[a-zA-Z]*\d)(?=\d*[a-zA-Z])[a-zA-Z0134579]{2,9}(?![\w.])")
 _GUARD_WORDS = frozenset({
     "or", "nor", "not", "no", "never", "either", "wait", "wrong", "actually", "kidding", "joking", "typo", "oops",
-    "scratch", "ignore", "maybe", "possibly", "perhaps", "instead", "incorrect", "false", "nope", "meant",
+    "scratch", "ignore", "maybe", "possibly", "perhaps", "instead", "incorrect", "false", "nope", "meant", "unsure", "guess",
 })
 # a word of letters; look-alikes are mapped in a word that has a Latin letter or is made only of look-alikes
 _WORD = re.compile(r"[^\W\d_]+")
@@ -86,6 +87,9 @@ _BARE_CONTRACTION = re.compile(r"\b(did|does|do|could|would|should|is|was|are|we
 # have one as "[a-zA-Z][0134579]|[0134579][a-zA-Z]")
 _LETTER_BESIDE_LEET_DIGIT = re.compile(r"[0134579](?:(?<=[a-zA-Z][0134579])|(?=[a-zA-Z]))")
 _SPACE_TO_COLLAPSE = re.compile(r"[^\S\n ]|  ")
+# a word of those spelled out letter by letter ("is w r o n g", "B   o r   A", "N O T"): read as the word (holdout107);
+# a run of single letters, one space apart, outside LaTeX; a lone capital at either end is an option letter beside it
+_SPACED_LETTERS = re.compile(r"(?<![\w\\$])[A-Za-z](?: [A-Za-z]){1,9}(?![\w$])")
 
 
 # letters that show as a blank, as a space shows (holdout12): the Hangul fillers and the blank Braille pattern
@@ -117,6 +121,22 @@ def _upright(match: re.Match) -> str:
     if sum(ch in _TURNED for ch in run) < 2:
         return run  # one IPA letter (a schwa, a turned a) is no turned text
     return "".join(_UPRIGHT.get(ch, ch) for ch in reversed(run))
+
+
+def _spelled_word(match: re.Match) -> str:
+    """The guard word a run of spaced letters spells, joined; any other run as written.
+
+    >>> _SPACED_LETTERS.sub(_spelled_word, "42 is w r o n g, B o r A, N O T A, x y z")
+    '42 is wrong, B or A, NOT A, x y z'
+    """
+    letters = match.group().split(" ")
+    for first, last in ((0, len(letters)), (1, len(letters)), (0, len(letters) - 1), (1, len(letters) - 1)):
+        if (first and not letters[0].isupper()) or (last < len(letters) and not letters[-1].isupper()):
+            continue  # only a capital beside the word is an option letter
+        word = "".join(letters[first:last])
+        if len(word) >= 2 and word.lower() in _GUARD_WORDS and (word[1:].islower() or word.isupper()):
+            return " ".join(letters[:first] + [word] + letters[last:])
+    return match.group()
 
 
 def _ascii_digits(text: str) -> str:
@@ -197,6 +217,8 @@ def normalise(text: str, collapse_space: bool = True, answer_reading: bool = Fal
         text = _WORD.sub(_map_lookalikes, text)
         text = _TRUE_MINUS.sub("-", _MINUS_BEFORE_DIGIT.sub("-", text))
         text = _ascii_digits(text)
+    if " " in text and _SPACED_LETTERS.search(text):
+        text = _SPACED_LETTERS.sub(_spelled_word, text)
     if _LETTER_BESIDE_LEET_DIGIT.search(text):  # (speed: a leet word has a letter beside a digit; none, nothing to map)
         text = _LEET_WORD.sub(_unleet, text)
         if "1" in text:
