@@ -197,6 +197,7 @@ def mentioned_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     found = set()
     for pattern in (_OPTION_WORD, _ANSWER_WORD, _PARENTHESISED, _LINE_START, _TABLE_ROW, _JUDGED):
         found.update(m.group(m.lastindex) for m in pattern.finditer(reasoning))
+    found |= glossed_letters(reasoning, options)
     haystack = " " + spelling_key(" ".join(_words(spelled_out(reasoning, options)))) + " "
     by_text = {}
     for letter, needle in _option_keys(tuple(options.items())):
@@ -207,6 +208,26 @@ def mentioned_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
         if (text := initialism_of(capitals.lower(), set(by_text))) is not None:
             found.add(by_text[text])
     return found & set(options)
+
+
+# an option letter opening a clause (the sentence's start, after . ! ? : or ";", after "so" / "then"), then a gloss set
+# off by a comma or a bracket: "B, thalassemia trait, has a normal ferritin", "A (iron deficiency): ferritin 6"
+_GLOSSED = re.compile(r"(?:\A|[.!?:;]\s+|:|\b(?i:so|then|and)\s+)[*_]*([A-Z])[*_]*\s*(?:,\s*|\(\s*)([^,():;\n]{2,60})")
+
+
+def glossed_letters(text: str, options: Mapping[str, str]) -> set[str]:
+    """Options named by their letter opening a clause and glossed, after a comma or in brackets, by words of their own
+    text: "B, thalassemia trait, has a normal ferritin" names B (``Beta-thalassemia trait``), "checking each option:
+    A, alteplase, only if PCI is delayed" names A (``Thrombolysis with alteplase``), "A (iron deficiency): ferritin 6"
+    names A. Clinicians and dialogue turns weigh options so ("Registrar: So B, nitrofurantoin, safe in the first
+    trimester"; red team ``holdout_r42``). The gloss must share a content word with that option's text, so a list of
+    letters ("A, B and C are wrong") or a relative clause ("A, which ...") names nothing here."""
+    found = set()
+    for match in _GLOSSED.finditer(text):
+        letter = match.group(1)
+        if letter in options and content_stems(match.group(2)) & content_stems(options[letter]):
+            found.add(letter)
+    return found
 
 
 @lru_cache(maxsize=256)
