@@ -283,6 +283,13 @@ _CONCLUDING_OPENER = re.compile(
 # first step is intramuscular epinephrine — B.", "The most likely diagnosis is iron deficiency anemia."): a definite
 # subject of at most five words, then "is" / "would be"
 _COPULAR_OPENER = re.compile(r"\A[\s*_#>-]*the\s+(?:[a-z-]+\s+){1,5}?(?:is|would\s+be)\s+(?!not\b|no\b)", re.IGNORECASE)
+# (red team holdout_r42) the speaker's own choice: "On my own reading I lean to B.", "I'd go with D.", and a sentence of
+# three words or more (no turn's label) whose clause after its colon is the option: "I agree with the resident: A.",
+# "The note's diagnosis is mine: A."
+_SPEAKER_CHOICE_OPENER = re.compile(r"\A(?:[^.!?\n]*?\s)?I(?:'d|\s+would|'ll|\s+will)?\s+(?:choose|pick|go\s+with|lean\s+(?:to|towards)|"
+                                    r"opt\s+for|settle\s+on)\s+(?:option\s+)?", re.IGNORECASE)
+_COLON_CONCLUSION = re.compile(r"\A(?=[^:\n]*\s\S+\s\S+\s*:)(?![\s*_#>-]*[A-Z][\w.'-]{0,20}(?:\s[A-Z0-9][\w.'-]{0,20}){0,2}\s*(?:\([^()]{1,12}\))?\s*:)"
+                               r"[^:\n]*:\s*(?=[\s*(]*[A-Z][\s*).!]*\Z)")
 # the closing clause of a sentence, after a comma and a conclusion's word ("..., so C.", "..., hence option B.")
 _CLOSING_CLAUSE = re.compile(r",\s*(?:so|thus|hence|therefore)\b[,:]?\s*(?=[^,;]*\Z)", re.IGNORECASE)
 # a sentence wholly in brackets: an aside after the conclusion, read past when it names no option (by its text or its
@@ -319,6 +326,12 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     if not sentences:
         return None
     last = sentences[-1]
+    if not _NEGATION.search(last) and (_SPEAKER_CHOICE_OPENER.match(last) or _COLON_CONCLUSION.match(last)):
+        choice = _SPEAKER_CHOICE_OPENER.match(last) or _COLON_CONCLUSION.match(last)
+        named = _named_options(re.split(r"[,(]", last[choice.end():], maxsplit=1)[0], options)
+        return next(iter(named)) if len(named) == 1 else None
+    if len(sentences) > 1 and re.fullmatch(r"[\s*(]*([A-Z])[\s*).!]*", last) and last.strip().strip("*().!") in options:
+        return last.strip().strip("*().!")  # "... discharge (E) is unsafe. B.": a bare letter closing the reasoning
     opener = _CONCLUDING_OPENER.match(last) or _COPULAR_OPENER.match(last)
     arrows = list(_ARROW.finditer(last))
     closing_clause = None if opener is not None or arrows else _CLOSING_CLAUSE.search(last)
