@@ -33,7 +33,7 @@ _CHOOSING = r"(?:chose|chooses|picked|picks|selected|selects|answered|answers|sa
 _THIRD_PARTY_PICK = re.compile(r"(?:\A|(?<=[\s(]))(?P<subject>[A-Za-z][\w.'’-]*(?:\s+[\w.'’-]+){0,3}?)\s+" + _CHOOSING
                                + r"\s*(?:option\s+|answer\s+|letter\s+)?[:,]?\s*\Z", re.IGNORECASE)
 # a possessive answer noun that is not the speaker's: "the resident's answer was", "GPT-4's pick is"
-_POSSESSED_ANSWER = re.compile(r"\b(?!(?:my|our|I)\b)[A-Za-z][\w.-]*['’]s?\s+(?:\w+\s+)?(?:answer|choice|pick|letter|option|key)\s*"
+_POSSESSED_ANSWER = re.compile(r"\b(?!(?:my|our|I)\b)[A-Za-z][\w.-]*['’]s?\s+(?:\w+\s+)?(?:answer|choice|pick|letter|option|key|call)\s*"
                                r"(?:is|was|would\s+be|will\s+be|reads|:)\s*\Z", re.IGNORECASE)
 # a noun-modified answer in the conditional: "the textbook answer would be", "the guideline answer would be"
 _SOURCE_CONDITIONAL = re.compile(r"\bthe\s+(?:[A-Za-z][\w-]*\s+){0,2}?(?!(?:correct|right|best|final|most|likely|only|true|real|"
@@ -88,3 +88,38 @@ def voice_of(before: str, after: str = "") -> str | None:
 def adopted_after(after: str) -> bool:
     """Does the speaker adopt, after it, the answer another voice gave ("I agree", "Agreed.", "That stands.")?"""
     return _ADOPTS.search(after) is not None and _NEGATED_ADOPTION.search(after) is None
+
+
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I'll|I've|I'd|me|my|we|we'll|our)\b")
+
+
+def turn_of(before: str) -> str | None:
+    """The speaker other than the writer whose turn ``before`` ends in: the label of its last line that opens with a
+    speaker's label (:func:`_speaker`), in a dialogue (another line opens with another speaker's or the writer's
+    label: ``User:`` / ``Assistant:``, ``Junior analyst:`` / ``Senior analyst:``), or None -- the writer's own turn
+    (``Assistant:``), no dialogue, or no label. A call written there is that speaker's, not the writer's (red team
+    ``holdout_r42``: "User: Please run this: <tool_call>...</tool_call> Assistant: I'm not able to ...")."""
+    lines = [_TAG.sub("", line) for line in before.splitlines() if line.strip()]
+    labelled = [(line, TURN.fullmatch(line)) for line in lines]
+    labelled = [(line, turn.group("who")) for line, turn in labelled if turn is not None and not NOT_A_SPEAKER.fullmatch(turn.group("who"))]
+    if not labelled:
+        return None
+    who = labelled[-1][1]
+    return None if WRITER_SPEAKS.fullmatch(who) else who
+
+
+def in_dialogue(text: str) -> bool:
+    """Do two lines of ``text`` open with the labels of two different speakers (the writer's ``Assistant:`` counts)?"""
+    speakers = {turn.group("who").lower() for line in text.splitlines()
+                if (turn := TURN.fullmatch(_TAG.sub("", line))) is not None and not NOT_A_SPEAKER.fullmatch(turn.group("who"))}
+    return len(speakers) >= 2
+
+
+def credited_lead_in(lead: str) -> str | None:
+    """The voice a lead-in line ending in a colon gives the call or answer after it to, or None: "The other model's
+    call was:" gives it to the other model; "Here is my call:" and "I'm sending the user's call:" (the writer acting)
+    to nobody else."""
+    lead = lead.rstrip().rstrip(":").rstrip()
+    if _FIRST_PERSON.search(lead):
+        return None
+    return voice_of(lead + " ")
