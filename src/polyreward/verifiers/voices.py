@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from polyreward.verifiers.dialogues import NOT_A_SPEAKER, TURN, WRITER_SPEAKS
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+from polyreward.verifiers.stand_ins import ROLE
 
 # words a subject is when it is the speaker, or no subject at all
 _SPEAKER_OR_NONE = re.compile(r"(?:I|I'd|I'll|I've|we|we'd|we'll|you|so|then|thus|hence|therefore|and|but|or|which|that|this|it|"
@@ -33,8 +34,8 @@ _CHOOSING = r"(?:chose|chooses|picked|picks|selected|selects|answered|answers|sa
 _THIRD_PARTY_PICK = re.compile(r"(?:\A|(?<=[\s(]))(?P<subject>[A-Za-z][\w.'’-]*(?:\s+[\w.'’-]+){0,3}?)\s+" + _CHOOSING
                                + r"\s*(?:option\s+|answer\s+|letter\s+)?[:,]?\s*\Z", re.IGNORECASE)
 # a possessive answer noun that is not the speaker's: "the resident's answer was", "GPT-4's pick is"
-_POSSESSED_ANSWER = re.compile(r"\b(?!(?:my|our|I)\b)[A-Za-z][\w.-]*['’]s?\s+(?:\w+\s+)?(?:answer|choice|pick|letter|option|key|call)\s*"
-                               r"(?:is|was|would\s+be|will\s+be|reads|:)\s*\Z", re.IGNORECASE)
+_POSSESSED_ANSWER = re.compile(r"\b(?!(?:my|our|I)\b)[A-Za-z][\w.-]*['’]s?\s+(?:\w+\s+)?(?:answer|choice|pick|letter|option|key|call|report|list|labels|forecast|reading|read)\s*"
+                               r"(?:(?:is|was|would\s+be|will\s+be|reads)\s*:?|:)\s*\Z", re.IGNORECASE)
 # a noun-modified answer in the conditional: "the textbook answer would be", "the guideline answer would be"
 _SOURCE_CONDITIONAL = re.compile(r"\bthe\s+(?:[A-Za-z][\w-]*\s+){0,2}?(?!(?:correct|right|best|final|most|likely|only|true|real|"
                                  r"proper|expected|intended|obvious|safest|usual|standard)\b)(?P<noun>[A-Za-z][\w-]*)\s+answer\s+"
@@ -119,7 +120,23 @@ def credited_lead_in(lead: str) -> str | None:
     """The voice a lead-in line ending in a colon gives the call or answer after it to, or None: "The other model's
     call was:" gives it to the other model; "Here is my call:" and "I'm sending the user's call:" (the writer acting)
     to nobody else."""
-    lead = lead.rstrip().rstrip(":").rstrip()
-    if _FIRST_PERSON.search(lead):
+    if _FIRST_PERSON.search(lead) or not lead.rstrip().endswith(":"):
         return None
-    return voice_of(lead + " ")
+    return voice_of(lead.rstrip() + " ")
+
+
+# an agent that is not the writer, as a sentence's subject: a clinical or forecasting role (:data:`.stand_ins.ROLE`),
+# a trainee, a user, another model, a draft or template generated for the writer
+_AGENT = (r"(?:(?:the|a|an|another|other|our|your)\s+)?(?:[a-z-]+\s+){0,2}?(?:" + ROLE["English"]
+          + r"|resident|registrar|trainee|intern|user|model|draft|template|referrer|colleague|GPT-\w+|ChatGPT|Claude)")
+# a verb that reports what the agent said or asked, not what the writer sees
+_REPORTING = r"(?:asked|asks|queried|queries|called|calls|said|says|suggested|suggests|described|describes|thought|thinks|claimed|claims|wrote|writes|listed|lists|wanted|wants)"
+_REPORTED = re.compile(r"\A[\s(\[*_>-]*(?:[A-Z][A-Z ]{2,30}:\s*)?" + _AGENT + r"['’]?s?\s+(?:(?:also|had|has|originally|initially)\s+)?" + _REPORTING + r"\b", re.IGNORECASE)
+
+
+def reported_by_another(sentence: str) -> bool:
+    """Is ``sentence`` what another agent said or asked -- its subject a role, a trainee, a user, another model or a
+    draft, its verb one of reporting ("The referring physician asked about pneumonia.", "(The auto-generated draft
+    called the effusion right-sided; ...)") -- rather than what the writer states? Its findings are that agent's
+    (red team ``holdout_r42``); "The heart is enlarged." and "The film shows ..." are the writer's."""
+    return _REPORTED.match(sentence) is not None
