@@ -138,5 +138,11 @@ def reported_by_another(sentence: str) -> bool:
     """Is ``sentence`` what another agent said or asked -- its subject a role, a trainee, a user, another model or a
     draft, its verb one of reporting ("The referring physician asked about pneumonia.", "(The auto-generated draft
     called the effusion right-sided; ...)") -- rather than what the writer states? Its findings are that agent's
-    (red team ``holdout_r42``); "The heart is enlarged." and "The film shows ..." are the writer's."""
-    return _REPORTED.match(sentence) is not None
+    (red team ``holdout_r42``); "The heart is enlarged." and "The film shows ..." are the writer's, and so is a
+    sentence that confirms what the agent said ("The clinician thinks there is consolidation, and the film agrees.")."""
+    return _REPORTED.match(sentence) is not None and _CONFIRMED.search(sentence) is None
+
+
+# the writer or the study confirming, in the same sentence, what the agent said: "..., and the film agrees", "which I
+# confirm" (red team holdout_r27's r27_kg_clinician_thinks_and_film_agrees states the finding so)
+_CONFIRMED = re.compile(r"\b(?:agree[sd]?|confirm(?:s|ed)?|concur(?:s|red)?|bears?\s+(?:this|it|that)\s+out|correct(?:ly)?)\b", re.IGNORECASE)
