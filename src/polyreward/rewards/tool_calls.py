@@ -87,7 +87,7 @@ from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.rewards import think_work
 from polyreward.rewards.format import check_min_content, stem, thin_content
 from polyreward.schema import completion_messages, completion_text, is_missing, prompt_text
-from polyreward.verifiers.voices import adopted_after, credited_lead_in, in_dialogue, turn_of
+from polyreward.verifiers.voices import adopted_after, credited_lead_in, in_dialogue, turns_at
 from polyreward.verifiers.answer_forms import PROVISIONAL_WORD, WITHDRAWN_WORD
 from polyreward.verifiers.call_formats import python_call
 from polyreward.verifiers.tool_calls import (
@@ -277,8 +277,8 @@ def _voiced_calls(view: str) -> str:
     after = outside[openers[-1].end():]
     if adopted_after(after):
         return ""
-    if in_dialogue(outside) and all(turn_of(outside[:m.start()]) for m in openers):
-        return f"writes its calls in another speaker's turn ({turn_of(outside[:openers[0].start()])})"
+    if in_dialogue(outside) and all(turns := turns_at(outside, [m.start() for m in openers])):
+        return f"writes its calls in another speaker's turn ({turns[0]})"
     lines = [line for line in outside[:openers[0].start()].splitlines() if line.strip()]
     if lines and lines[-1].rstrip().endswith(":") and (voice := credited_lead_in(re.split(r"(?<=[.!?])\s+", lines[-1].strip())[-1])):
         return f"gives its call to another voice in the line that introduces it ({voice})"

@@ -58,7 +58,7 @@ def affirmed_at_end(after: str, value: float) -> bool:
 _VOICED_NUMBER = re.compile(r"\b(?!(?:my|our|its)\b)[A-Za-z][\w-]*['’]s?\s+(?:[a-z-]+\s+){0,2}?" + _NUMBER, re.IGNORECASE)
 # the writer's own forecast stated with its number: "My forecast is 9 µg/m³", "..., 338.9, ..., is my forecast"
 _OWN_FORECAST = re.compile(r"\b(?:my|our)\s+(?:own\s+|final\s+)?forecast\s+(?:is|stays|remains)\s+(?:at\s+)?(?:the\s+)?" + _NUMBER
-                           + r"|" + _NUMBER + r"[^.!?\n]{0,80}?\b(?:is|remains)\s+(?:my|our)\s+(?:own\s+|final\s+)?forecast\b", re.IGNORECASE)
+                           + r"|(?<![\d.])" + _NUMBER + r"[^.!?\n\d]{0,80}?\b(?:is|remains)\s+(?:my|our)\s+(?:own\s+|final\s+)?forecast\b", re.IGNORECASE)
 _LAST_SENTENCE = re.compile(r"(?<=[^\d\s][.!?])\s+|\n+")
 _DENIED_BEFORE = re.compile(r"\b(?:not|rather\s+than|instead\s+of|unlike)\s+(?:(?:the|a|an|that|this)\s+)?(?:[a-z-]+\s+)?\Z", re.IGNORECASE)
 ROUNDING = 0.5  # a value restated rounded ("The tool's 338.9 ... is my forecast" after <answer>339</answer>)
@@ -74,10 +74,11 @@ def restated_over_voices(after: str, value: float) -> bool:
     sentences = [x for x in _LAST_SENTENCE.split(after.strip()) if x.strip()]
     if not sentences or (own := _OWN_FORECAST.search(sentences[-1])) is None:
         return False
-    stated = float(next(group for group in own.groups() if group))
+    group = next(g for g in (1, 2) if own.group(g))
+    stated = float(own.group(group))
     if abs(stated - value) > ROUNDING:
         return False
-    spans = [(own.start(), own.end())]
+    spans = [own.span(group)]  # (only the restated number: "58 or 70, but 70 is my forecast" leaves 70 read)
     offset = len(after.strip()) - len(sentences[-1])
     spans = [(offset + a, offset + b) for a, b in spans]
     text = after.strip()
@@ -85,5 +86,9 @@ def restated_over_voices(after: str, value: float) -> bool:
         number = float(next(group for group in voiced.groups() if group))
         if abs(number - value) <= ROUNDING or _DENIED_BEFORE.search(text[:voiced.start()][-40:]):
             spans.append((voiced.start(), voiced.end()))
-    left = "".join(ch if not any(a <= i < b for a, b in spans) else " " for i, ch in enumerate(text))
+    parts, at = [], 0
+    for a, b in sorted(spans):
+        parts.append(text[at:max(at, a)])
+        at = max(at, b)
+    left = " ".join(parts + [text[at:]])  # (the text without the own number and the voices' numbers set aside)
     return not _ANY_NUMBER.search(_NAMES_AND_UNITS.sub(" ", left))

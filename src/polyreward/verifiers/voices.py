@@ -43,10 +43,10 @@ _SOURCE_CONDITIONAL = re.compile(r"\bthe\s+(?:[A-Za-z][\w-]*\s+){0,2}?(?!(?:corr
 _TAG = re.compile(r"</?[A-Za-z_]{1,20}>")
 _SENTENCE_START = re.compile(r"(?:[.!?]\s+|\n|<answer>|</think>)(?=[^.!?\n]*\Z)")
 # the speaker adopting what another voice said: "I agree", "Agreed.", "that stands", "mine too"; not negated
-_ADOPTS = re.compile(r"\b(?:I|we)\s+(?:(?:fully|also|completely|entirely|do|would)\s+)?(?:agree|concur|endorse|adopt|second)\b"
-                     r"|(?:\A|[.!?\n:]\s*)agreed\b|\b(?:that|it|this)\s+(?:answer\s+)?stands\b|\b(?:my|our)\s+(?:own\s+)?answer\s+too\b",
+_ADOPTS = re.compile(r"\b(?:I|we)\s++(?:(?:fully|also|completely|entirely|do|would)\s+)?(?:agree|concur|endorse|adopt|second)\b"
+                     r"|(?:\A|[.!?\n:])[ \t]*agreed\b|\b(?:that|it|this)\s+(?:answer\s+)?stands\b|\b(?:my|our)\s+(?:own\s+)?answer\s+too\b",
                      re.IGNORECASE)
-_NEGATED_ADOPTION = re.compile(r"\b(?:not|don't|do\s+not|can't|cannot|won't|wouldn't|never)\s+(?:\w+\s+)?(?:agree|concur|endorse|adopt|second)\b",
+_NEGATED_ADOPTION = re.compile(r"\b(?:not|don't|do\s+not|can't|cannot|won't|wouldn't|never)\s++(?:\w+\s+)?(?:agree|concur|endorse|adopt|second)\b",
                                re.IGNORECASE)
 
 
@@ -107,6 +107,25 @@ def turn_of(before: str) -> str | None:
         return None
     who = labelled[-1][1]
     return None if WRITER_SPEAKS.fullmatch(who) else who
+
+
+def turns_at(text: str, positions: list[int]) -> list[str | None]:
+    """:func:`turn_of` ``text[:position]`` for each of the increasing ``positions``, in one pass over the lines."""
+    found: list[str | None] = []
+    who: str | None = None
+    at = 0
+    pending = iter(positions)
+    position = next(pending, None)
+    for line in text.splitlines(keepends=True):
+        turn = TURN.fullmatch(_TAG.sub("", line.rstrip("\r\n")))
+        if turn is not None and not NOT_A_SPEAKER.fullmatch(turn.group("who")):
+            who = None if WRITER_SPEAKS.fullmatch(turn.group("who")) else turn.group("who")
+        while position is not None and position < at + len(line):
+            found.append(who)  # (a call on a labelled line belongs to that line's turn)
+            position = next(pending, None)
+        at += len(line)
+    found += [who] * (len(positions) - len(found))
+    return found
 
 
 def in_dialogue(text: str) -> bool:
