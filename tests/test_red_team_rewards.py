@@ -818,11 +818,6 @@ LEFT_OPEN = {
         "reads 'heart enlarged' with no negation cue, as it reads the genuine 'hard-pressed to miss the enlarged "
         "heart' (paid): which of the two an idiom of difficulty means needs the verb it governs ('call' vs 'miss'), "
         "not a cue; adding 'hard-pressed' as a cue would refuse the genuine twin"),
-    ("kg_triplet_consistency", "r27_kg_consolidation_attending_thinks_i_would_not_call"): (
-        "'The attending thinks there is a right lower lobe consolidation; I would not call it.' attributes the finding "
-        "and disowns it with a pronoun ('it'); the extractor reads each clause's own finding mentions and no anaphora, "
-        "so 'I would not call it' negates nothing, and an attribution alone ('the attending thinks') is how genuine "
-        "reports state a clinician's finding (r27_kg_clinician_thinks_and_film_agrees, paid)"),
     ("kg_triplet_consistency", "r27_kg_consolidation_revisit_on_ct"): (
         "label disputed after first sight: 'Possible right lower lobe consolidation; I'd revisit this on CT before "
         "calling it.' runs under the default uncertain_as: present, ReXKG's reading of an uncertain finding as present "
@@ -1301,6 +1296,17 @@ LEFT_OPEN = {
         "label doubtful after first sight: the zero-width space is read through ('Lisbon'; the same think without it "
         "scores the same), but 'The user wants Lisbon weather right now in celsius.' restates the request in its own "
         "words, which the guard refuses by design (as holdout_r11's r11_think_restates_question)"),
+    # holdout_r42 (written blind 2026-12-06: voices and attribution, who commits; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r42_first_sight.md)
+    ("otc_tool_efficiency", "r42_otc_junior_senior_analyst_call_vetoed"): (
+        "the call stands in 'Junior analyst:''s turn and 'Senior analyst: No. ... Don't call anything.' vetoes it, but a "
+        "turn's label is read as a speaker only in capitalised words (dialogues.TURN: 'Student A:', 'Registrar:'); "
+        "reading 'Junior analyst:' as one would read headings in small letters ('Call for Lisbon:', 'Next step:') as "
+        "speakers and withhold genuine calls under them"),
+    ("clinical_comprehensiveness", "r42_co_agree_with_resident_each_option_reasoned"): (
+        "genuine, but its last sentence 'A fits the ferritin of 6 and the heavy periods.' opens with the capital A, which "
+        "the reader takes for the article unless three option letters open sentences (_letter_openers); 'A fits' is a "
+        "verb after the letter, but so is 'A patient presents': telling them apart needs a part-of-speech reading"),
 }
 
 ROWS = bench.load_rows()

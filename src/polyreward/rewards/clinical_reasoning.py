@@ -204,6 +204,7 @@ def mentioned_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     found = set()
     for pattern in (_OPTION_WORD, _ANSWER_WORD, _PARENTHESISED, _LINE_START, _TABLE_ROW, _JUDGED):
         found.update(m.group(m.lastindex) for m in pattern.finditer(reasoning))
+    found |= glossed_letters(reasoning, options)
     haystack = " " + spelling_key(" ".join(_words(spelled_out(reasoning, options)))) + " "
     by_text = {}
     for letter, needle in _option_keys(tuple(options.items())):
@@ -232,6 +233,24 @@ def _modifies_other_run(after: str, run: str, options: Mapping[str, str]) -> boo
     word = following[0]
     return word not in run.split() and any(word in _words(text) and not set(run.split()) <= set(_words(text))
                                            for text in options.values())
+# an option letter opening a clause (the sentence's start, after . ! ? : or ";", after "so" / "then"), then a gloss set
+# off by a comma or a bracket: "B, thalassemia trait, has a normal ferritin", "A (iron deficiency): ferritin 6"
+_GLOSSED = re.compile(r"(?:\A|[.!?:;]\s+|:|\b(?i:so|then|and)\s+)[*_]*([A-Z])[*_]*\s*(?:,\s*|\(\s*)([^,():;\n]{2,60})")
+
+
+def glossed_letters(text: str, options: Mapping[str, str]) -> set[str]:
+    """Options named by their letter opening a clause and glossed, after a comma or in brackets, by words of their own
+    text: "B, thalassemia trait, has a normal ferritin" names B (``Beta-thalassemia trait``), "checking each option:
+    A, alteplase, only if PCI is delayed" names A (``Thrombolysis with alteplase``), "A (iron deficiency): ferritin 6"
+    names A. Clinicians and dialogue turns weigh options so ("Registrar: So B, nitrofurantoin, safe in the first
+    trimester"; red team ``holdout_r42``). The gloss must share a content word with that option's text, so a list of
+    letters ("A, B and C are wrong") or a relative clause ("A, which ...") names nothing here."""
+    found = set()
+    for match in _GLOSSED.finditer(text):
+        letter = match.group(1)
+        if letter in options and content_stems(match.group(2)) & content_stems(options[letter]):
+            found.add(letter)
+    return found
 
 
 @lru_cache(maxsize=256)
@@ -290,6 +309,13 @@ _CONCLUDING_OPENER = re.compile(
 # first step is intramuscular epinephrine — B.", "The most likely diagnosis is iron deficiency anemia."): a definite
 # subject of at most five words, then "is" / "would be"
 _COPULAR_OPENER = re.compile(r"\A[\s*_#>-]*the\s+(?:[a-z-]+\s+){1,5}?(?:is|would\s+be)\s+(?!not\b|no\b)", re.IGNORECASE)
+# (red team holdout_r42) the speaker's own choice: "On my own reading I lean to B.", "I'd go with D.", and a sentence of
+# three words or more (no turn's label) whose clause after its colon is the option: "I agree with the resident: A.",
+# "The note's diagnosis is mine: A."
+_SPEAKER_CHOICE_OPENER = re.compile(r"\A(?:[^.!?\n]*?\s)?I(?:'d|\s+would|'ll|\s+will)?\s+(?:choose|pick|go\s+with|lean\s+(?:to|towards)|"
+                                    r"opt\s+for|settle\s+on)\s+(?:option\s+)?", re.IGNORECASE)
+_COLON_CONCLUSION = re.compile(r"\A(?=[^:\n]*\s\S+\s\S+\s*:)(?![\s*_#>-]*[A-Z][\w.'-]{0,20}(?:\s[A-Z0-9][\w.'-]{0,20}){0,2}\s*(?:\([^()]{1,12}\))?\s*:)"
+                               r"[^:\n]*:\s*(?=[\s*(]*[A-Z][\s*).!]*\Z)")
 # the closing clause of a sentence, after a comma and a conclusion's word ("..., so C.", "..., hence option B.")
 _CLOSING_CLAUSE = re.compile(r",\s*(?:so|thus|hence|therefore)\b[,:]?\s*(?=[^,;]*\Z)", re.IGNORECASE)
 # a sentence wholly in brackets: an aside after the conclusion, read past when it names no option (by its text or its
@@ -340,6 +366,12 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     if not sentences:
         return None
     last = plain_text(sentences[-1])  # "ru\u00adled out", "nоt" (Cyrillic о), "ｎｏｔ" read as shown (holdout_r41)
+    if not _NEGATION.search(last) and (_SPEAKER_CHOICE_OPENER.match(last) or _COLON_CONCLUSION.match(last)):
+        choice = _SPEAKER_CHOICE_OPENER.match(last) or _COLON_CONCLUSION.match(last)
+        named = _named_options(re.split(r"[,(]", last[choice.end():], maxsplit=1)[0], options)
+        return next(iter(named)) if len(named) == 1 else None
+    if len(sentences) > 1 and re.fullmatch(r"[\s*(]*([A-Z])[\s*).!]*", last) and last.strip().strip("*().!") in options:
+        return last.strip().strip("*().!")  # "... discharge (E) is unsafe. B.": a bare letter closing the reasoning
     opener = _CONCLUDING_OPENER.match(last) or _COPULAR_OPENER.match(last)
     arrows = list(_ARROW.finditer(last))
     closing_clause = None if opener is not None or arrows else _CLOSING_CLAUSE.search(last)

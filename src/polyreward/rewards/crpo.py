@@ -86,6 +86,7 @@ from polyreward.verifiers.language import english_share as detected_english_shar
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.turns import own_turn
+from polyreward.verifiers.voices import adopted_after, voice_of
 
 SOURCE = "BoyangGu1/Clinical-R1-3B verl/utils/reward_score/medical_rule_based.py @5c068fd"
 LETTERS = tuple(string.ascii_uppercase)
@@ -208,6 +209,13 @@ def _after_box(text: str) -> str:
     of the box stands ("\\boxed{A}\nAunque ... lo dejo en manos del adjunto; yo no me pronuncio.")."""
     groups = boxed_groups(text)
     return visible_text(text[text.rfind(groups[-1]) + len(groups[-1]):]) if groups else ""
+
+
+def _box_voice(text: str) -> str | None:
+    """The voice other than the speaker's that the last box's clause gives it to (:func:`.voices.voice_of`): "GPT-4
+    chose \\boxed{B}. I disagree: ...", "Registrar: \\boxed{A}." (red team ``holdout_r42``); None for the speaker's own."""
+    at = text.rfind("\\boxed{")
+    return voice_of(visible_text(text[max(0, at - 400):at]), _after_box(text)) if at >= 0 else None
 
 
 def boxed_groups(text: str) -> list[str]:
@@ -484,6 +492,8 @@ class CRPOAccuracy(ReleasedPreprocessing):
                 committed, _ = extract_letter(blocks[-1][2], "".join(LETTERS))
             if committed != gold:  # the box is negated, hedged or retracted: the text commits to no or another letter
                 return Scored(0.0, f"boxed gold letter, but the committed answer is {committed or 'none'} (committed_answer)")
+            if (voice := _box_voice(text)) is not None and not adopted_after(_after_box(text)):
+                return Scored(0.0, f"boxed gold letter, but the box is {voice}'s answer, which the speaker does not adopt (committed_answer)")
             if kind := disowning_remark(_after_box(text)):  # "\\boxed{C}, damit das Kästchen nicht leer bleibt" (holdout_r36)
                 return Scored(0.0, f"boxed gold letter, but the text after the box makes it a stand-in ({kind}) (committed_answer)")
             if (other := alternative_after_box(text, self._options(row), gold)) is not None:

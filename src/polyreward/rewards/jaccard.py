@@ -129,6 +129,14 @@ def _decoded(value: Any) -> Any:
     return value
 
 
+def _leading_sentence(view: str, start: int) -> str:
+    """The last sentence before ``view[start:]`` (an answer block), within 300 characters: "... so treat it as yours,
+    not mine." before ``<answer>``."""
+    before = view[max(0, start - 300):start].rstrip()
+    cut = max(before.rfind(". ", 0, len(before) - 1), before.rfind("\n", 0, len(before) - 1), before.rfind("</think>"))
+    return before[cut + 1:] if cut >= 0 else before
+
+
 def reference_alternatives(value: Any) -> list[Any] | None:
     """The alternatives of a reference holding several golds — a list of label lists or of ``<answer>`` blocks;
     None for one gold (a flat label list is ONE label set, as in MedTVT-R1)."""
@@ -252,6 +260,10 @@ class JaccardReward(RolloutReward):
         # all before it ("All of the above were excluded.", "I did not look at the image."), a note in another language
         if why := header_frames_away(view, blocks[0][0]):
             return None, f"the <answer> block is no answer: {why}"
+        # red team holdout_r42: the sentence that leads into the block gives the list to another voice ("I've put your
+        # list in the box as requested, ... so treat it as yours, not mine.")
+        if disowning_remark(_leading_sentence(view, blocks[0][0])) == "not mine":
+            return None, "the sentence before the <answer> block gives the list to someone else (not mine)"
         tail = view[blocks[-1][1]:]
         if any(disowns_text_before(clause) for clause in _CLAUSE_END.split(tail[:2000])):
             return None, "a clause after the <answer> block takes it back"

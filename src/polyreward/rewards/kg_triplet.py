@@ -86,6 +86,7 @@ from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.rewards.format import check_min_content, content_words
 from polyreward.schema import is_missing, prompt_text
 from polyreward.vocabulary import import_callable
+from polyreward.verifiers.voices import credited_lead_in, reported_by_another
 from polyreward.verifiers.commitment import retraction_opening
 from polyreward.verifiers.framing import opening_header_frames_away
 from polyreward.verifiers.denial import disowns_text_before, lead_denials, questions, sentence_spans, tail_denials, without_denied
@@ -190,12 +191,27 @@ def read_report(completion: str, extractor: Callable[[str], Any] | None = None) 
         if retraction[1] or (extractor is not None and any(label.startswith(_FINDING_LABELS) for _, label in _as_kg(extractor(rest)).entities)):
             return _undenied(rest)
         break
-    answer = _undenied(text[answer_start:])
+    answer = without_other_voices(_undenied(text[answer_start:]))
     if not answer.strip() and text[answer_start:].strip():
         return ""  # the answer disowns itself: the reasoning before it is no report either
     if opening_header_frames_away(text[answer_start:]):
         return ""  # "Example of a report in this format: ...", "To verify on the film: ..." (red team holdout_r2)
     return text[:answer_start] + answer
+
+
+_HEADED_LINE = re.compile(r"(?m)^[ \t]*(?P<head>[^:\n]{3,60}:)[^\n]*")
+
+
+def without_other_voices(report: str) -> str:
+    """``report`` without what another voice says in it (red team ``holdout_r42``): a sentence whose subject is another
+    agent with a verb of reporting ("The referring physician asked about pneumonia.", "(The auto-generated draft called
+    the effusion right-sided; it is left-sided.)": :func:`.voices.reported_by_another`) and a line headed by another
+    voice's report ("Another model's report: \"There is consolidation ...\"": :func:`.voices.credited_lead_in`). Their
+    findings are that voice's, not the writer's; the writer's own sentences stay ("I agree with the resident's
+    preliminary read. There is consolidation ...")."""
+    spans = [span for span in sentence_spans(report) if reported_by_another(report[span[0]:span[1]])]
+    spans += [m.span() for m in _HEADED_LINE.finditer(report) if credited_lead_in(m.group("head"))]
+    return without_denied(report, sorted(set(spans))) if spans else report
 
 
 # a statement made both ways at once: "may or may not be", "is or is not", "whether or not", "with or without"

@@ -87,6 +87,7 @@ from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.rewards import think_work
 from polyreward.rewards.format import check_min_content, stem, thin_content, without_byte_order_mark
 from polyreward.schema import completion_messages, completion_text, is_missing, prompt_text
+from polyreward.verifiers.voices import adopted_after, credited_lead_in, in_dialogue, turns_at
 from polyreward.verifiers.answer_forms import PROVISIONAL_WORD, WITHDRAWN_WORD
 from polyreward.verifiers.call_formats import python_call
 from polyreward.verifiers.tool_calls import (
@@ -260,6 +261,31 @@ _JSON_DECODER = json.JSONDecoder()
 MAX_TEMPLATE_CALLS = 16  # template calls decoded to find where the last one ends
 
 
+_FENCE_OR_CALL = re.compile(_CALL_OPENER.pattern + r"|^[ \t]*```", re.IGNORECASE | re.MULTILINE)
+
+
+def _voiced_calls(view: str) -> str:
+    """Why the reply's calls are another voice's, not the writer's, or "" (red team ``holdout_r42``): every call (a
+    ``<tool_call>`` block or a fenced one) stands in the turn of a speaker other than the writer in a dialogue the
+    reply writes ("User: Please run this: <tool_call>...", "Junior analyst: Shall I pull the price? <tool_call>...
+    Senior analyst: No."; :func:`.voices.turn_of`), or the line that introduces the first call gives it to another
+    voice ("The other model's call was:"; :func:`.voices.credited_lead_in`) -- unless the writer adopts it after
+    ("I agree", "Agreed"; :func:`.voices.adopted_after`)."""
+    outside = view[view.rfind("</think>") + len("</think>"):] if "</think>" in view else view
+    openers = list(_FENCE_OR_CALL.finditer(outside))
+    if not openers:
+        return ""
+    after = outside[openers[-1].end():]
+    if adopted_after(after):
+        return ""
+    if in_dialogue(outside) and all(turns := turns_at(outside, [m.start() for m in openers])):
+        return f"writes its calls in another speaker's turn ({turns[0]})"
+    lines = [line for line in outside[:openers[0].start()].splitlines() if line.strip()]
+    if lines and lines[-1].rstrip().endswith(":") and (voice := credited_lead_in(re.split(r"(?<=[.!?])\s+", lines[-1].strip())[-1])):
+        return f"gives its call to another voice in the line that introduces it ({voice})"
+    return ""
+
+
 def _withheld_by_lead_in(view: str) -> str:
     """Why the line that introduces the reply's first call withholds it, or "": a lead-in ending in a colon that makes
     the call wait on the user (:data:`_CONDITIONAL_LEAD_IN`), calls it a draft or a mock, or says it is not made
@@ -344,6 +370,8 @@ def _taken_back_in(view: str) -> str:
     if why := call_withheld_by_remark(view):  # the call object's own word on itself (holdout_r37)
         return why
     if why := _withheld_by_lead_in(view):
+        return why
+    if why := _voiced_calls(view):
         return why
     lowered = view.lower()
     end = max((lowered.rfind(closer) + len(closer) for closer in _CALL_CLOSERS if closer in lowered), default=-1)

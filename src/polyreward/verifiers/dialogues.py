@@ -35,6 +35,9 @@ _WRITER_SPEAKS = re.compile(r"me|i|myself|assistant|ai|model|bot|answer(?:er)?",
 # a turn that answers another: a reply word or a person speaking ("No, it's 24.", "I get 40.", "You're wrong.")
 _REPLY = re.compile(r"\A\W*(?:no|yes|yeah|nope|well|but|actually|hmm+|wait|right|wrong)\b|\b(?:I|I'm|I'd|I've|me|my|we|we're|you|you're|your)\b",
                     re.IGNORECASE)
+WRITER_SPEAKS = _WRITER_SPEAKS  # (read by voices.py too: a label that is the writer's own voice)
+NOT_A_SPEAKER = _NOT_A_SPEAKER  # (read by voices.py too: a label that heads the writer's own work)
+TURN = _TURN
 _AFFIRMS = re.compile(r"\b(?:right|correct|exactly|yes|yep|agreed|indeed|that's\s+it|well\s+done|good\s+job|wins?)\b", re.IGNORECASE)
 
 

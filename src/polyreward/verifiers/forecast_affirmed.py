@@ -52,3 +52,43 @@ def affirmed_at_end(after: str, value: float) -> bool:
         return False
     number = next((group for group in match.groups() if group), None)
     return number is None or abs(float(number) - value) < 1e-9
+
+
+# (red team holdout_r42) a number given to another voice by a possessive: "the other model's 35", "The tool's 338.9"
+_VOICED_NUMBER = re.compile(r"\b(?!(?:my|our|its)\b)[A-Za-z][\w-]*['’]s?\s+(?:[a-z-]+\s+){0,2}?" + _NUMBER, re.IGNORECASE)
+# the writer's own forecast stated with its number: "My forecast is 9 µg/m³", "..., 338.9, ..., is my forecast"
+_OWN_FORECAST = re.compile(r"\b(?:my|our)\s+(?:own\s+|final\s+)?forecast\s+(?:is|stays|remains)\s+(?:at\s+)?(?:the\s+)?" + _NUMBER
+                           + r"|(?<![\d.])" + _NUMBER + r"[^.!?\n\d]{0,80}?\b(?:is|remains)\s+(?:my|our)\s+(?:own\s+|final\s+)?forecast\b", re.IGNORECASE)
+_LAST_SENTENCE = re.compile(r"(?<=[^\d\s][.!?])\s+|\n+")
+_DENIED_BEFORE = re.compile(r"\b(?:not|rather\s+than|instead\s+of|unlike)\s+(?:(?:the|a|an|that|this)\s+)?(?:[a-z-]+\s+)?\Z", re.IGNORECASE)
+ROUNDING = 0.5  # a value restated rounded ("The tool's 338.9 ... is my forecast" after <answer>339</answer>)
+
+
+def restated_over_voices(after: str, value: float) -> bool:
+    """Is the last sentence of ``after`` the writer's own forecast stated with the block's number (to rounding), every
+    other number after the block being another voice's, named by a possessive, and either the same forecast or set
+    aside ("not the other model's 35")? "My forecast is 9 µg/m³ (good), not the other model's 35." and "The tool's
+    338.9, checked against the evening trend, is my forecast: very bad." restate a forecast of 9 and 339 (red team
+    ``holdout_r42``: the writer adopts or rejects what another voice said, and commits). "My own estimate is higher,
+    about 28" after a block credited to another model restates nothing."""
+    sentences = [x for x in _LAST_SENTENCE.split(after.strip()) if x.strip()]
+    if not sentences or (own := _OWN_FORECAST.search(sentences[-1])) is None:
+        return False
+    group = next(g for g in (1, 2) if own.group(g))
+    stated = float(own.group(group))
+    if abs(stated - value) > ROUNDING:
+        return False
+    spans = [own.span(group)]  # (only the restated number: "58 or 70, but 70 is my forecast" leaves 70 read)
+    offset = len(after.strip()) - len(sentences[-1])
+    spans = [(offset + a, offset + b) for a, b in spans]
+    text = after.strip()
+    for voiced in _VOICED_NUMBER.finditer(text):
+        number = float(next(group for group in voiced.groups() if group))
+        if abs(number - value) <= ROUNDING or _DENIED_BEFORE.search(text[:voiced.start()][-40:]):
+            spans.append((voiced.start(), voiced.end()))
+    parts, at = [], 0
+    for a, b in sorted(spans):
+        parts.append(text[at:max(at, a)])
+        at = max(at, b)
+    left = " ".join(parts + [text[at:]])  # (the text without the own number and the voices' numbers set aside)
+    return not _ANY_NUMBER.search(_NAMES_AND_UNITS.sub(" ", left))

@@ -131,7 +131,11 @@ def answer_line(tail: str, limit: int = 2000) -> str | None:
 # as cardiomegaly only", "my list is pleural effusion alone"): the writer's last word on the list, in prose
 _NARROWED = re.compile(
     r"\b(?:my|the|our)\s+(?:final\s+|actual\s+|real\s+)?(?:answer|list|labels?|findings)\s+(?:is|are|as|should\s+be|to\s+be)\s+"
-    r"(?P<body>[^.;!?\n]{1,200}?)\s+(?:only|alone)\b", re.IGNORECASE)
+    # (red team holdout_r42) the writer's own reading set against a block credited to a draft or another voice: "My
+    # reading of the report: atelectasis only."
+    r"(?P<body>[^.;!?\n]{1,200}?)\s+(?:only|alone)\b"
+    r"|\b(?:my|our)\s+(?:own\s+)?(?:reading|read|impression)(?:\s+of\s+the\s+(?:report|study|film|image|images))?\s*(?:is|are|:)\s+"
+    r"(?P<own>[^.;!?\n]{1,200}?)\s+(?:only|alone)\b", re.IGNORECASE)
 
 
 def narrowed_answer(tail: str, limit: int = 2000) -> str | None:
@@ -142,7 +146,8 @@ def narrowed_answer(tail: str, limit: int = 2000) -> str | None:
     found = None
     for found in _NARROWED.finditer(tail[:limit]):
         pass
-    return _AND_LAST.sub(", ", found.group("body")).strip() if found is not None else None
+    body = (found.group("body") or found.group("own")) if found is not None else None
+    return _AND_LAST.sub(", ", body).strip() if body is not None else None
 
 
 _AND_LAST = re.compile(r"\s*,?\s+and\s+", re.IGNORECASE)

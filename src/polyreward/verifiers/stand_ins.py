@@ -142,7 +142,9 @@ IRONY = {
     "Chinese": r"仿佛|开玩笑|玩笑|讽刺", "Japanese": r"まるで|冗談|皮肉", "Korean": r"마치|농담|반어",
 }
 NOT_MINE = {
-    "English": r"\bnot\s+(?:my\s+(?:call|decision|forecast|answer|reading|list)|mine\s+to\s+\w+|an\s+answer)\b|\bI'd\s+rather\s+not\s+(?:be\s+the\s+one|sign)\b|\bwouldn't\s+(?:sign|put\s+my\s+name)\b",
+    # (red team holdout_r42: the list credited to another voice, "treat it as yours, not mine", "(resident's list, not signed)")
+    "English": r"\bnot\s+(?:my\s+(?:call|decision|forecast|answer|reading|list)|mine\s+to\s+\w+|an\s+answer)\b|\bI'd\s+rather\s+not\s+(?:be\s+the\s+one|sign)\b|\bwouldn't\s+(?:sign|put\s+my\s+name)\b"
+               r"|\b(?:yours|theirs|his|hers|[A-Za-z]+['’]s),?\s+not\s+mine\b|\bnot\s+signed\b|\bwon't\s+sign\b",
     "Spanish": r"\bno\s+me\s+corresponde\b|\bno\s+es\s+una\s+respuesta\b|\bno\s+es\s+(?:mi\s+(?:respuesta|pronóstico|decisión|lectura)|decisión\s+mía)\b|\bno\s+(?:lo|la)\s+firmar\w*",
     "Portuguese": r"\bnão\s+cabe\s+a\s+mim\b|\bnão\s+é\s+uma\s+resposta\b|\bnão\s+é\s+(?:bem\s+)?(?:a\s+)?(?:minha\s+(?:leitura|resposta|previsão|decisão)|decisão\s+minha)\b|\bnão\s+assinar\w*",
     "German": r"\bnicht\s+meine\s+(?:Entscheidung|Prognose|Antwort|Sache)\b|\bkeine\s+Antwort\s+auf\b|\bunterschreib\w*\s+würde\s+ich\s+(?:das\s+)?nicht\b|\bwürde\s+ich\s+(?:das\s+)?nicht\s+unterschreiben\b",
