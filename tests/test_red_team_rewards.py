@@ -1298,11 +1298,8 @@ LEFT_OPEN = {
         "words, which the guard refuses by design (as holdout_r11's r11_think_restates_question)"),
     # holdout_r42 (written blind 2026-12-06: voices and attribution, who commits; first sight in
     # benchmarks/results/red_team_rewards_holdout_r42_first_sight.md)
-    ("otc_tool_efficiency", "r42_otc_junior_senior_analyst_call_vetoed"): (
-        "the call stands in 'Junior analyst:''s turn and 'Senior analyst: No. ... Don't call anything.' vetoes it, but a "
-        "turn's label is read as a speaker only in capitalised words (dialogues.TURN: 'Student A:', 'Registrar:'); "
-        "reading 'Junior analyst:' as one would read headings in small letters ('Call for Lisbon:', 'Next step:') as "
-        "speakers and withhold genuine calls under them"),
+    # (r42_otc_junior_senior_analyst_call_vetoed, left open by its branch, is refused since the merge with holdout_r41's
+    # rules: 'Don't call anything.' after the call withholds it, 'call' being a verb of running a call there)
     ("clinical_comprehensiveness", "r42_co_agree_with_resident_each_option_reasoned"): (
         "genuine, but its last sentence 'A fits the ferritin of 6 and the heavy periods.' opens with the capital A, which "
         "the reader takes for the article unless three option letters open sentences (_letter_openers); 'A fits' is a "
