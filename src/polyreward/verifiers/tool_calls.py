@@ -485,17 +485,25 @@ def _calls_in_free_text(text: str) -> list[Call]:
     return fenced + prose
 
 
+def _fences_in(text: str):
+    """Each code fence of ``text`` in order: its opening match, its body stripped and where it ends; a fence that never
+    closes runs to the end of the text, as markdown shows it."""
+    position = 0
+    while (opening := _FENCE.search(text, position)) is not None:
+        marker = opening.group(1)
+        closing = re.compile(rf"^[ ]{{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ ]*$", re.MULTILINE).search(text, opening.end())
+        position = closing.end() if closing else len(text)
+        yield opening, text[opening.end():closing.start() if closing else len(text)].strip(), position
+
+
 def _read_free_text(text: str) -> tuple[list[Call], list[Call]]:
     """(calls in code fences, calls in the prose around them) of text outside blocks and ``<think>``."""
     text = _without(_without(text, "think"), "tool_call")
     calls: list[Call] = []
     rest, position, number = [], 0, 0
-    while (opening := _FENCE.search(text, position)) is not None:
-        marker = opening.group(1)
-        closing = re.compile(rf"^[ ]{{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ ]*$", re.MULTILINE).search(text, opening.end())
+    for opening, body, end in _fences_in(text):
         rest.append(text[position:opening.start()])
-        body = text[opening.end():closing.start() if closing else len(text)].strip()
-        position = closing.end() if closing else len(text)  # an unclosed fence runs to the end, as markdown shows it
+        position = end
         number += 1
         fence: list[Call] = []
         try:
@@ -510,7 +518,7 @@ def _read_free_text(text: str) -> tuple[list[Call], list[Call]]:
             fence.extend(_other_formats(body))
             fence.extend(command_calls(body))  # a shell command naming a function, in a fence too
         # a fence whose info string declares a tool call (```tool_code) is calls however its body is written
-        calls.extend(fence or tool_fence_calls(opening.group()[len(marker):], body, _json_calls))
+        calls.extend(fence or tool_fence_calls(opening.group()[len(opening.group(1)):], body, _json_calls))
     rest.append(text[position:])
     prose = "".join(rest)
     prose, tagged = python_tag_calls(prose, _json_calls)  # Llama 3.1's <|python_tag|>{...}: read once (holdout_r31)
@@ -555,11 +563,7 @@ def calls_shown(text: str) -> str:
     if "```" not in text and "~~~" not in text:
         return text
     parts, position = [], 0
-    while (opening := _FENCE.search(text, position)) is not None:
-        marker = opening.group(1)
-        closing = re.compile(rf"^[ ]{{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ ]*$", re.MULTILINE).search(text, opening.end())
-        end = closing.end() if closing else len(text)
-        body = text[opening.end():closing.start() if closing else len(text)].strip()
+    for opening, body, end in _fences_in(text):
         try:
             holds = any(_read_free_text(text[opening.start():end]))
         except ToolCallError:
