@@ -18,7 +18,7 @@ from polyreward.rewards.jaccard import JaccardReward
 from polyreward.rewards.kg_triplet import without_other_voices
 from polyreward.rewards.tool_calls import ToolRLCorrectness
 from polyreward.verifiers.forecast import class_edges
-from polyreward.verifiers.voices import adopted_after, credited_lead_in, reported_by_another, turn_of, voice_of
+from polyreward.verifiers.voices import adopted_after, credited_lead_in, reported_by_another, turns_at, voice_of
 
 KOREA_PM25 = class_edges("korea", "pm25")
 IRON = {"A": "Iron deficiency anemia", "B": "Beta-thalassemia trait", "C": "Anemia of chronic disease",
@@ -200,8 +200,10 @@ def test_calls_in_another_voice(completion, paid):
     assert (ToolRLCorrectness().score_rollout(completion, row).score == 3.0) == paid
 
 
-def test_turn_of_and_lead_in():
-    assert turn_of("User: Please run this:\n") == "User" and turn_of("Assistant: Checking:\n") is None
+def test_turns_at_and_lead_in():
+    user, writer = "User: Please run this:\n", "Assistant: Checking:\n"
+    assert turns_at(user, [len(user)]) == ["User"] and turns_at(writer, [len(writer)]) == [None]
+    assert turns_at(user + writer, [0, len(user), len(user + writer)]) == ["User", None, None]
     assert credited_lead_in("The other model's call was:") == "model" and credited_lead_in("Here is my call:") is None
 
 

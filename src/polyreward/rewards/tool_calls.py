@@ -268,7 +268,7 @@ def _voiced_calls(view: str) -> str:
     """Why the reply's calls are another voice's, not the writer's, or "" (red team ``holdout_r42``): every call (a
     ``<tool_call>`` block or a fenced one) stands in the turn of a speaker other than the writer in a dialogue the
     reply writes ("User: Please run this: <tool_call>...", "Junior analyst: Shall I pull the price? <tool_call>...
-    Senior analyst: No."; :func:`.voices.turn_of`), or the line that introduces the first call gives it to another
+    Senior analyst: No."; :func:`.voices.turns_at`), or the line that introduces the first call gives it to another
     voice ("The other model's call was:"; :func:`.voices.credited_lead_in`) -- unless the writer adopts it after
     ("I agree", "Agreed"; :func:`.voices.adopted_after`)."""
     outside = view[view.rfind("</think>") + len("</think>"):] if "</think>" in view else view

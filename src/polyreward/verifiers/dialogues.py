@@ -23,21 +23,18 @@ from __future__ import annotations
 from polyreward.verifiers.agent_steps import AGENT_STEP
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
-_TURN = re.compile(r"[ \t]*(?:[-*>][ \t]*)?\**(?P<who>[A-Z][\w.'-]{0,20}(?:[ \t][A-Z0-9][\w.'-]{0,20}){0,2})\**[ \t]*:\**[ \t]*(?P<says>\S.*)")
+TURN = re.compile(r"[ \t]*(?:[-*>][ \t]*)?\**(?P<who>[A-Z][\w.'-]{0,20}(?:[ \t][A-Z0-9][\w.'-]{0,20}){0,2})\**[ \t]*:\**[ \t]*(?P<says>\S.*)")
 # labels of the writer's own work, not speakers
-_NOT_A_SPEAKER = re.compile(r"(?:final\s+)?(?:answer|solution|step|steps|check|note|notes|result|results|total|work|working|proof|hint|"
-                            r"given|find|explanation|reasoning|rationale|summary|conclusion|verification|q|a|question|problem|part|case|"
-                            r"option|options|example|method|approach|formula|therefore|so|thus|hence|lcm|gcd|sum|product)(?:\s+\S+)?",
-                            re.IGNORECASE)
+NOT_A_SPEAKER = re.compile(r"(?:final\s+)?(?:answer|solution|step|steps|check|note|notes|result|results|total|work|working|proof|hint|"
+                           r"given|find|explanation|reasoning|rationale|summary|conclusion|verification|q|a|question|problem|part|case|"
+                           r"option|options|example|method|approach|formula|therefore|so|thus|hence|lcm|gcd|sum|product)(?:\s+\S+)?",
+                           re.IGNORECASE)
 _VALUE = re.compile(r"\\boxed\{[^{}\n]{0,40}\}|-?\d+(?:[.,]\d+)*(?:\s*/\s*\d+)?|(?<![\w'])[A-E](?![\w'])")
 # the writer as a speaker ("ME:", "Assistant:"): its turns are the writer's own answer
-_WRITER_SPEAKS = re.compile(r"me|i|myself|assistant|ai|model|bot|answer(?:er)?", re.IGNORECASE)
+WRITER_SPEAKS = re.compile(r"me|i|myself|assistant|ai|model|bot|answer(?:er)?", re.IGNORECASE)
 # a turn that answers another: a reply word or a person speaking ("No, it's 24.", "I get 40.", "You're wrong.")
 _REPLY = re.compile(r"\A\W*(?:no|yes|yeah|nope|well|but|actually|hmm+|wait|right|wrong)\b|\b(?:I|I'm|I'd|I've|me|my|we|we're|you|you're|your)\b",
                     re.IGNORECASE)
-WRITER_SPEAKS = _WRITER_SPEAKS  # (read by voices.py too: a label that is the writer's own voice)
-NOT_A_SPEAKER = _NOT_A_SPEAKER  # (read by voices.py too: a label that heads the writer's own work)
-TURN = _TURN
 _AFFIRMS = re.compile(r"\b(?:right|correct|exactly|yes|yep|agreed|indeed|that's\s+it|well\s+done|good\s+job|wins?)\b", re.IGNORECASE)
 
 
@@ -47,13 +44,13 @@ def unsettled_dialogue(text: str) -> bool:
     if text.count(":") < 2:
         return False
     lines = [line for line in text.strip().splitlines()[-40:] if line.strip()]
-    turns = [_TURN.fullmatch(line) for line in lines]
-    if len(turns) < 3 or any(turn is None or _NOT_A_SPEAKER.fullmatch(turn.group("who")) for turn in turns):
+    turns = [TURN.fullmatch(line) for line in lines]
+    if len(turns) < 3 or any(turn is None or NOT_A_SPEAKER.fullmatch(turn.group("who")) for turn in turns):
         return False
     if any(AGENT_STEP.match(line) for line in lines):
         return False  # "Action: calculator[23*19]" / "Observation: 437": an agent's steps (agent_steps.py), not speakers
     speakers = [turn.group("who").lower() for turn in turns]
-    if len(set(speakers)) < 2 or _WRITER_SPEAKS.fullmatch(" ".join(set(speakers))) or any(_WRITER_SPEAKS.fullmatch(who) for who in speakers):
+    if len(set(speakers)) < 2 or WRITER_SPEAKS.fullmatch(" ".join(set(speakers))) or any(WRITER_SPEAKS.fullmatch(who) for who in speakers):
         return False  # ("ME: ... Final answer."): the writer's own turn is its answer
     if len(set(speakers)) == len(speakers) and not any(_REPLY.search(turn.group("says")) for turn in turns[1:]):
         return False  # "Findings: ... / Impression: ... / Plan: ...": headings of a report, no one answering anyone

@@ -50,12 +50,17 @@ _NEGATED_ADOPTION = re.compile(r"\b(?:not|don't|do\s+not|can't|cannot|won't|woul
                                re.IGNORECASE)
 
 
+def _label(line: str) -> str | None:
+    """The speaker's label a turn ``line`` opens with (the writer's own included), or None: no label, or a heading of
+    the writer's work (``Answer:``, ``Summary:``)."""
+    turn = TURN.fullmatch(line)
+    return None if turn is None or NOT_A_SPEAKER.fullmatch(turn.group("who")) else turn.group("who")
+
+
 def _speaker(line: str) -> str | None:
     """The label of a turn ``line`` opens with, when it is a speaker other than the writer and no heading."""
-    turn = TURN.fullmatch(line)
-    if turn is None or WRITER_SPEAKS.fullmatch(turn.group("who")) or NOT_A_SPEAKER.fullmatch(turn.group("who")):
-        return None
-    return turn.group("who")
+    who = _label(line)
+    return None if who is None or WRITER_SPEAKS.fullmatch(who) else who
 
 
 def voice_of(before: str, after: str = "") -> str | None:
@@ -94,32 +99,19 @@ def adopted_after(after: str) -> bool:
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I'll|I've|I'd|me|my|we|we'll|our)\b")
 
 
-def turn_of(before: str) -> str | None:
-    """The speaker other than the writer whose turn ``before`` ends in: the label of its last line that opens with a
-    speaker's label (:func:`_speaker`), in a dialogue (another line opens with another speaker's or the writer's
-    label: ``User:`` / ``Assistant:``, ``Junior analyst:`` / ``Senior analyst:``), or None -- the writer's own turn
-    (``Assistant:``), no dialogue, or no label. A call written there is that speaker's, not the writer's (red team
-    ``holdout_r42``: "User: Please run this: <tool_call>...</tool_call> Assistant: I'm not able to ...")."""
-    lines = [_TAG.sub("", line) for line in before.splitlines() if line.strip()]
-    labelled = [(line, TURN.fullmatch(line)) for line in lines]
-    labelled = [(line, turn.group("who")) for line, turn in labelled if turn is not None and not NOT_A_SPEAKER.fullmatch(turn.group("who"))]
-    if not labelled:
-        return None
-    who = labelled[-1][1]
-    return None if WRITER_SPEAKS.fullmatch(who) else who
-
-
 def turns_at(text: str, positions: list[int]) -> list[str | None]:
-    """:func:`turn_of` ``text[:position]`` for each of the increasing ``positions``, in one pass over the lines."""
+    """For each of the increasing ``positions``, the speaker other than the writer whose turn ``text[:position]`` ends
+    in: the label of its last line that opens with a speaker's label (:func:`_label`), or None -- the writer's own turn
+    (``Assistant:``) or no label; in one pass over the lines. A call written there is that speaker's, not the writer's
+    (red team ``holdout_r42``: "User: Please run this: <tool_call>...</tool_call> Assistant: I'm not able to ...")."""
     found: list[str | None] = []
     who: str | None = None
     at = 0
     pending = iter(positions)
     position = next(pending, None)
     for line in text.splitlines(keepends=True):
-        turn = TURN.fullmatch(_TAG.sub("", line.rstrip("\r\n")))
-        if turn is not None and not NOT_A_SPEAKER.fullmatch(turn.group("who")):
-            who = None if WRITER_SPEAKS.fullmatch(turn.group("who")) else turn.group("who")
+        if (label := _label(_TAG.sub("", line.rstrip("\r\n")))) is not None:
+            who = None if WRITER_SPEAKS.fullmatch(label) else label
         while position is not None and position < at + len(line):
             found.append(who)  # (a call on a labelled line belongs to that line's turn)
             position = next(pending, None)
@@ -130,8 +122,7 @@ def turns_at(text: str, positions: list[int]) -> list[str | None]:
 
 def in_dialogue(text: str) -> bool:
     """Do two lines of ``text`` open with the labels of two different speakers (the writer's ``Assistant:`` counts)?"""
-    speakers = {turn.group("who").lower() for line in text.splitlines()
-                if (turn := TURN.fullmatch(_TAG.sub("", line))) is not None and not NOT_A_SPEAKER.fullmatch(turn.group("who"))}
+    speakers = {who.lower() for line in text.splitlines() if (who := _label(_TAG.sub("", line))) is not None}
     return len(speakers) >= 2
 
 
