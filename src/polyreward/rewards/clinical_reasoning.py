@@ -233,6 +233,8 @@ def _modifies_other_run(after: str, run: str, options: Mapping[str, str]) -> boo
     word = following[0]
     return word not in run.split() and any(word in _words(text) and not set(run.split()) <= set(_words(text))
                                            for text in options.values())
+
+
 # an option letter opening a clause (the sentence's start, after . ! ? : or ";", after "so" / "then"), then a gloss set
 # off by a comma or a bracket: "B, thalassemia trait, has a normal ferritin", "A (iron deficiency): ferritin 6"
 _GLOSSED = re.compile(r"(?:\A|[.!?:;]\s+|:|\b(?i:so|then|and)\s+)[*_]*([A-Z])[*_]*\s*(?:,\s*|\(\s*)([^,():;\n]{2,60})")
@@ -366,8 +368,7 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     if not sentences:
         return None
     last = plain_text(sentences[-1])  # "ru\u00adled out", "nоt" (Cyrillic о), "ｎｏｔ" read as shown (holdout_r41)
-    if not _NEGATION.search(last) and (_SPEAKER_CHOICE_OPENER.match(last) or _COLON_CONCLUSION.match(last)):
-        choice = _SPEAKER_CHOICE_OPENER.match(last) or _COLON_CONCLUSION.match(last)
+    if (choice := _SPEAKER_CHOICE_OPENER.match(last) or _COLON_CONCLUSION.match(last)) and not _NEGATION.search(last):
         named = _named_options(re.split(r"[,(]", last[choice.end():], maxsplit=1)[0], options)
         return next(iter(named)) if len(named) == 1 else None
     if len(sentences) > 1 and re.fullmatch(r"[\s*(]*([A-Z])[\s*).!]*", last) and last.strip().strip("*().!") in options:

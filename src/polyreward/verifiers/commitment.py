@@ -264,15 +264,11 @@ def retraction_after(text: str, end: int) -> tuple[int, bool] | None:
     >>> text[resume:], explicit
     ('it should give 8, hmm, let me redo it.', True)
     """
-    last = last_explicit = None
+    last = explicit = None
     for last in _RETRACTION.finditer(text, end):
-        if _EXPLICIT.match(text, last.start()):
-            last_explicit = last
+        explicit = _EXPLICIT.match(text, last.start()) or explicit  # (the last explicit one, if any, is read from)
     if last is None:
         return None
-    if last_explicit is not None:
-        last = last_explicit
-    explicit = _EXPLICIT.match(text, last.start())
     resume = _PUNCTUATION_RUN.match(text, explicit.end() if explicit else last.end()).end()
     return resume, explicit is not None
 
