@@ -508,7 +508,10 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
         # "That is 45 µg/m³ ... the 'bad' band, 36–75" (holdout_r40): read past when they are all the numbers there (a
         # restated value also marks the clause that quotes the observations as its reason, read below)
         described = without_own_value_remarks(after, numbers[0], edges)
-        after = described if not _AFTER_NUMBER.search(_read_span(described)) else after
+        # (red team holdout_r43) numbers that count no quantity of air ("Check again at 06:00", a list's "1.", "N95
+        # masks") do not keep a restatement read as a second number: "..., until then 55 µg/m³ is my forecast."
+        left = other_quantities_left_out(described, pollutants, days) if _AFTER_NUMBER.search(described) else described
+        after = described if not _AFTER_NUMBER.search(_read_span(left)) else after
     rest = other_quantities_left_out(after, pollutants, days) if _AFTER_NUMBER.search(after) else after  # holdout_r14
     if negates_forecast(after, _NEGATION) or _WITHDRAWAL.search(after) or DECLINED.search(after) or (  # "I'd sooner eat my hat than stand behind it" (holdout_r34)
             _AFTER_NUMBER.search(_read_span(rest)) and not _quotes_observations(rest, numbers, given)):

@@ -105,7 +105,8 @@ from polyreward.schema import prompt_text
 from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
 from polyreward.verifiers.denial import disowns_text_before
 from polyreward.verifiers.framing import header_frames_away
-from polyreward.verifiers.label_amendments import answer_line, narrowed_answer, offers_other_labels, removed_label, withdraws_list
+from polyreward.verifiers.label_amendments import (answer_line, names_other_findings, narrowed_answer, offers_other_labels, removed_label,
+                                                  withdraws_list)
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.radiology_labels import as_gold_findings
@@ -215,8 +216,9 @@ class JaccardReward(RolloutReward):
             return set(labels)
         return set(label_keys([normalize_label(label, self.synonyms) for label in labels]))
 
-    def _committed_labels(self, completion: str) -> tuple[set[str] | None, str]:
-        """The label set the visible text commits to (module docstring, guarded mode), or None and why not."""
+    def _committed_labels(self, completion: str, report: str = "") -> tuple[set[str] | None, str]:
+        """The label set the visible text commits to (module docstring, guarded mode), or None and why not; ``report``:
+        the prompt's text, whose findings stated present the text after the block may name (red team holdout_r43)."""
         view = visible_text(completion)
         blocks = list(blocks_not_across_reasoning(view, "answer", ignore_case=True))
         if not blocks:
@@ -248,6 +250,10 @@ class JaccardReward(RolloutReward):
         # red team holdout_r35: a conditional edit of the list or other labels offered after the block
         if why := offers_other_labels(view[blocks[-1][1]:]):
             return None, why
+        # red team holdout_r43: a summary, revised list, differential or question after the block that names another
+        # finding as present or possible, one the block does not hold and the report does not state present
+        if finding := names_other_findings(view[blocks[-1][1]:], read_labels(blocks[-1][2], self.separator), report):
+            return None, f"the text after the <answer> block names another finding ({finding!r}): no committed answer"
         # red team holdout_r21: a labelled answer line after the block ("**Final answer:** a; b; c") with other labels
         restated = answer_line(view[blocks[-1][1]:])
         if restated is not None and self._canonical(read_labels(restated, self.separator)) != sets[0]:
@@ -298,7 +304,7 @@ class JaccardReward(RolloutReward):
                 return Scored(0.0, "no <answer> block in completion", {"jaccard": 0.0, "f1": 0.0})
             predicted = self._canonical(split_labels(body, self.separator))
         else:
-            predicted, why = self._committed_labels(completion)
+            predicted, why = self._committed_labels(completion, prompt_text(prompt) if prompt is not None else "")
             if predicted is None:
                 return Scored(0.0, why, {"jaccard": 0.0, "f1": 0.0})
         gold_set = self._canonical(gold)

@@ -325,11 +325,12 @@ _DISCLAIMER = re.compile(r"\b(?:don't|do\s+not|never)\s+\w+\s+(?:me|my)\b", re.I
 _BARE_NEGATION = re.compile(r"\A\W*(?:(?:oh|well|lol|haha|jk|eh)\W+)?(?:not|nope|nah|never|no|whatever|meh|eh)\W*\Z", re.IGNORECASE)
 _EMPTY_OR = re.compile(r"\A\W*or\b(?!\s*,?\s*(?:equivalently|equally|in\s+other\s+words|simply|written|as|in\s+words)\b)", re.IGNORECASE)
 # the writer speaking of their own state rather than of the problem: "but I'm rusty on this", "just my two cents",
-# "(not my own work)" -- unless the state affirms the answer ("I'm sure", "I'm confident", "my final answer")
+# "(not my own work)" -- unless the state affirms the answer ("I'm sure", "I'm confident", "my final answer"; "170 is my
+# point forecast", "is my prediction": a forecaster's committed value, red team holdout_r43)
 _WRITER_STATE = re.compile(
     r"\bI(?:'m|\s+am)\s+(?!(?:\w+\s+)?(?:sure|certain|confident|positive|convinced|done|happy|glad|sticking|standing|going\s+with|keeping)\b)\w+"
-    r"|(?:\bis|'s|\bjust|\bonly|\bnot)\s+(?:\w+\s+)?my\s+(?!(?:final\s+)?(?:answer|result|solution|calculation|computation|"
-    r"derivation|work|method|reasoning|pick|choice|vote|estimate|check)\b)(?:own\s+)?\w+",
+    r"|(?:\bis|'s|\bjust|\bonly|\bnot)\s+(?:\w+\s+)?my\s+(?!(?:final\s+|point\s+)?(?:answer|result|solution|calculation|computation|"
+    r"derivation|work|method|reasoning|pick|choice|vote|estimate|check|forecast|prediction)\b)(?:own\s+)?\w+",
     re.IGNORECASE,
 )
 _AFFIRMING = re.compile(r"\b(?:sure|certain|confident|correct|right|accurate|verified|checked|confirmed|positive|convinced|you)\b", re.IGNORECASE)

@@ -34,6 +34,18 @@ flutter.``, ``If the nodule grows on follow-up, also list lung cancer.``: a cond
 a negated offer (``No other candidates are likely.``, ``do not add pneumonia``) and a plan's sentence (``If you want,
 I can list the negatives too.``, where the verb has a subject) keep the list. Reconstructed rule (ours); linear in the
 text read (at most ``limit`` characters).
+
+Red team ``holdout_r43`` (what comes after the answer): :func:`names_other_findings` reads the text after the block as
+a report is read (:func:`polyreward.verifiers.radiology_kg.extract_kg`, its negation and uncertainty rules) and finds a
+finding it states present or possible that the block does not hold and the prompt's report does not state present (a
+statement that says why findings are left out -- denied, excluded, not included -- names them only to exclude them): a
+summary, a "revised list", a differential or a question that names other findings ("Summary of findings:
+consolidation, pleural effusion, cardiomegaly and pneumothorax.", "the opacities could equally be atypical pneumonia",
+"Should I also list consolidation and pleural effusion?") competes with the block, so no list is committed. A finding
+denied there ("no effusion, no consolidation"), one of the block's own (restated, in a plan: "the nodule needs CT
+follow-up"), one the report states present (the report's words quoted) and a device ("chest tube if symptomatic")
+keep the list. A status line after a colon that makes a block label other than present (``pulmonary edema:
+uncertain``, ``pleural effusion: absent``) takes it out (:data:`_REMOVAL`).
 """
 
 from __future__ import annotations
@@ -55,7 +67,10 @@ _REMOVAL = re.compile(
     r"|(?<!\bnot\s)\b(?:has|have)\s+(?:since\s+|now\s+|completely\s+)?(?:resolved|cleared|disappeared)\b"
     r"|\bno\s+longer\s+(?:seen|present|visible|evident|identified|demonstrated)\b"
     # red team holdout_r41: the finding called denied ("the effusion is ruled out on the lateral view", "was excluded")
-    r"|\b(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+|also\s+|since\s+)?(?:ruled\s+out|excluded|absent)\b(?!\s+from\b)",
+    r"|\b(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+|also\s+|since\s+)?(?:ruled\s+out|excluded|absent)\b(?!\s+from\b)"
+    # red team holdout_r43: a structured status line that makes the label other than present ("pulmonary edema:
+    # uncertain", "pleural effusion: absent"); the clause is the line, so the status closes it
+    r"|:[ \t]*(?:uncertain|equivocal|indeterminate|possible|probable|questionable|absent|not[ \t]+present|negative|none|no)[ \t]*\Z",
     re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9]+")
 _SINCE_AFTER_AUXILIARY = re.compile(r"\b(has|have|had)\s+since\b", re.IGNORECASE)
@@ -183,3 +198,42 @@ def offers_other_labels(tail: str, limit: int = 2000) -> str | None:
         if _OFFERED.search(sentence) and not _NEGATED.search(sentence):
             return "a note after the <answer> block offers other labels beside the list"
     return None
+
+
+_PRESENT_OR_POSSIBLE = ("disorder_present", "disorder_uncertain")
+# a statement of the text after the block: a sentence, a semicolon's clause, a bracket, or a clause after a word that
+# gives a reason or a contrast ("..., so they are left out", "because the report denies it"); commas stay inside, so a
+# denial's scope over a list ("no effusion, consolidation or pneumothorax") is read whole
+_STATEMENT = re.compile(r"[.;!?\n()]+|\b(?:because|so|since|but|while|whereas|as)\b", re.IGNORECASE)
+# a statement that explains why findings are not in the list (they are denied, left out, not included) names them
+# only to exclude them: "Pneumothorax was left out because the report denies it.", "I'll leave effusion off",
+# "Lymphadenopathy and pleural effusion are explicitly denied", "Pneumonia não entra"
+_LEFT_OUT = re.compile(
+    r"\b(?:den(?:y|ies|ied|ying)|absent|exclud\w*|omit\w*|left\s+out|leav(?:e|ing)\s+(?:\w+\s+){0,3}?(?:off|out)|"
+    r"not\s+(?:be\s+)?(?:included|listed|present|definite|stated|affirmed)|ruled?\s+out|não|nicht|kein\w*)\b", re.IGNORECASE)
+
+
+def _findings_stated(text: str, statuses: tuple[str, ...] = _PRESENT_OR_POSSIBLE) -> set[str]:
+    """The lexicon findings ``text`` states with one of ``statuses`` (read as a report is, conflicts kept)."""
+    from polyreward.verifiers.radiology_kg import extract_kg
+
+    kg = extract_kg(text, uncertain_as="uncertain", keep_conflicts=True)
+    return {name for name, label in kg.entities if label in statuses}
+
+
+def names_other_findings(tail: str, labels: Iterable[str], report: str, limit: int = 2000) -> str | None:
+    """The first finding that ``tail`` (the text after the block) states present or possible and neither the block's
+    ``labels`` nor the prompt's ``report`` states present, or None (module docstring, red team ``holdout_r43``).
+    ``names_other_findings("Summary: a, b and pneumothorax.", ["a"], "No pneumothorax.")`` is ``"pneumothorax"``."""
+    text = tail[:limit]
+    if not text.strip():
+        return None
+    stated = set()
+    for clause in _STATEMENT.split(text):
+        if clause.strip() and not _LEFT_OUT.search(clause):
+            stated |= _findings_stated(clause)
+    if not stated:
+        return None
+    held = _findings_stated(". ".join(labels) + ".", ("disorder_present",)) | _findings_stated(report, ("disorder_present",))
+    other = sorted(stated - held)
+    return other[0] if other else None
