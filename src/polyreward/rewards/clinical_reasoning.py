@@ -59,7 +59,7 @@ from typing import Any
 from polyreward.reward import Scored
 from polyreward.rewards.crpo import ReleasedPreprocessing
 from polyreward.rewards.format import content_stems, meta_stems, stem
-from polyreward.verifiers.choice import extract_letter
+from polyreward.verifiers.choice import extract_letter, letter_after_answer_block
 from polyreward.verifiers.label_answers import LABELS, extract_label, squeeze_whitespace
 from polyreward.verifiers.label_sets import initialism_of, spelling_key
 from polyreward.verifiers.options import parse_options
@@ -498,6 +498,9 @@ class ClinicalFaithfulness(_OptionsReward):
             g, bad, valid = 1.0, [], set(LABELS)
         if final is None:
             return Scored(0.0, "no final answer")
+        if options and (later := letter_after_answer_block(text, ALL_LETTERS)) not in (None, final):
+            # red team holdout_r43: the text after the <answer> block gives another letter ("Revised final answer: D")
+            return Scored(0.0, f"the text after the <answer> block answers {later}, not {final}: no single final answer")
         if final not in valid:
             return Scored(0.0, f"final answer {final} is not one of the options")
         if concluded is None or tier not in CONCLUDING_TIERS:

@@ -482,7 +482,7 @@ class CRPOAccuracy(ReleasedPreprocessing):
             score = 1.0 if letter == gold else 0.0
             text = text.replace("\\boxed{" + _box_inner(text, 200) + "}", "\\boxed{" + letter + "}", 1)
         if score == 1.0 and self.committed_answer:
-            from polyreward.verifiers.choice import extract_letter
+            from polyreward.verifiers.choice import extract_letter, letter_after_answer_block
 
             committed, _ = extract_letter(text, "".join(LETTERS))
             blocks = list(tag_blocks(text, "answer", ignore_case=True))
@@ -492,6 +492,9 @@ class CRPOAccuracy(ReleasedPreprocessing):
                 committed, _ = extract_letter(blocks[-1][2], "".join(LETTERS))
             if committed != gold:  # the box is negated, hedged or retracted: the text commits to no or another letter
                 return Scored(0.0, f"boxed gold letter, but the committed answer is {committed or 'none'} (committed_answer)")
+            if (later := letter_after_answer_block(text, "".join(LETTERS))) not in (None, gold):
+                # red team holdout_r43: "<answer>... \\boxed{A}</answer> Updated answer ...: B." -- a second final answer
+                return Scored(0.0, f"boxed gold letter, but the text after the <answer> block commits to {later} (committed_answer)")
             if (voice := _box_voice(text)) is not None and not adopted_after(_after_box(text)):
                 return Scored(0.0, f"boxed gold letter, but the box is {voice}'s answer, which the speaker does not adopt (committed_answer)")
             if kind := disowning_remark(_after_box(text)):  # "\\boxed{C}, damit das Kästchen nicht leer bleibt" (holdout_r36)

@@ -319,6 +319,23 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     return found
 
 
+def letter_after_answer_block(text: str, letters: str = "ABCDE", options: Mapping[str, str] | None = None) -> str | None:
+    """The letter the text after the last closed ``<answer>`` block commits to when read on its own
+    (:func:`extract_letter`), or None (red team ``holdout_r43``: what comes after the answer). A reward that reads the
+    block's box alone pays "<answer>\\boxed{A}</answer> Updated answer after looking at the ECG again: ... the resin
+    instead -- B." or "... Revised final answer: \\boxed{D}"; a tail that commits to another letter is a second final
+    answer, so the caller reads no committed one. A tail that names no letter as its answer ("Next steps: ...",
+    "Starting propranolol first (A) risks unopposed alpha stimulation, so A is out.") gives None.
+    ``letter_after_answer_block("<answer>\\boxed{A}</answer> Final: \\boxed{D}")`` is ``"D"``."""
+    blocks = list(tag_blocks(text, "answer", ignore_case=True))
+    if not blocks:
+        return None
+    tail = text[blocks[-1][1]:]
+    if not letter_pattern(letters).search(tail):
+        return None
+    return extract_letter(tail, letters, options)[0]
+
+
 def _extract_letter(text: str, letters: str, options: Mapping[str, str] | None) -> tuple[str | None, str]:
     text = flashcard_answer(bracketed_in_capitals(text, letters))  # "(c), maybe (e)" as "(C), maybe (E)" (holdout84)
     # ("Q: ...?\nA: Unfractionated heparin (C).": the answer's label, not option A; holdout76)
