@@ -55,7 +55,9 @@ box that the text then retracts (it reads the only box, whatever the text says o
 * ``committed_answer: true`` on ``crpo_accuracy``: a 1.0 stands only when the multiple-choice verifier's committed
   answer (:func:`polyreward.verifiers.choice.extract_letter`: negations, hedges and retractions commit to nothing)
   is the gold letter, else 0.0 -- read on the whole text and, where the box stands in an ``<answer>`` block, on that
-  block alone too (a retraction inside the block: ``<answer>\\boxed{A}... wait, no, B.</answer>``); and the one box
+  block alone too (a retraction inside the block: ``<answer>\\boxed{A}... wait, no, B.</answer>``), and the text after
+  the block read on its own must commit to no other letter (``</answer> Updated answer ...: B.``, ``Revised final
+  answer: \\boxed{D}``: :func:`polyreward.verifiers.choice.letter_after_answer_block`; red team ``holdout_r43``); and the one box
   whose content is a single letter in a wrapper (``\\boxed{\\text{C}}``, ``\\boxed{(A)}``, ``\\boxed{\\textbf{B.}}``),
   which the released rule scores -0.5, is read as that letter (:func:`wrapped_letter`: the letter ``crpo_format``
   already counts as one option letter; red team ``holdout_r25``), and so is one box that writes the letter with its

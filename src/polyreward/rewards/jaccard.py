@@ -48,7 +48,12 @@ source, with the exploits that brings — docs/rewards/clinical.md):
   an answer line after a full stop on its line (``... Final list: cardiomegaly.``); an edit of the form only
   (``Edit: corrected the spelling``) withdraws nothing (red team ``holdout_r38``); the answer restated in prose and
   narrowed by ``only`` / ``alone`` (``so count my answer as cardiomegaly only``) is an answer line too
-  (:func:`polyreward.verifiers.label_amendments.narrowed_answer`; red team ``holdout_r40``).
+  (:func:`polyreward.verifiers.label_amendments.narrowed_answer`; red team ``holdout_r40``); and so is a block after
+  which the text, read as a report is, states another finding present or possible that the report does not state
+  present (a summary, a revised list, a differential, a question: ``Summary of findings: ..., cardiomegaly and
+  pneumothorax.``; statements of what was left out and why are skipped), or a status line makes a block label other
+  than present (``pulmonary edema: uncertain``): :func:`polyreward.verifiers.label_amendments.names_other_findings`,
+  red team ``holdout_r43``.
 
 Red team ``holdout_r3`` (normalised mode): labels compare by a spelling key (plural and singular, British and
 American spellings: ``pleural effusions``, ``pulmonary oedema``), an affirming status (``a (present)``) and the
