@@ -109,6 +109,12 @@ PNA_GOLD = "<answer>consolidation; pleural effusion</answer>"
         ("\n\nCardiomegaly and pneumothorax are explicitly denied, so they are not included.", True),
         ("\n\nCorrelate clinically. Chest tube if the effusion enlarges.", True),
         ("\n\nConfidence: high for both — each is stated in the report without hedging.", True),
+        ("\n\nFindings are consistent with pneumonia; correlate clinically.", True),
+        ("\n\nThe consolidation likely represents pneumonia.", True),
+        ("\n\nNeither cardiomegaly nor pneumothorax is present.", True),
+        ("\n\nClinical correlation for infection is advised.", True),
+        # the writer cannot call a block label definite: taken out
+        ("\n\nThe density could be atelectasis, so I can't call the consolidation definite.", False),
     ],
 )
 def test_jaccard_text_after_the_block(tail, paid):

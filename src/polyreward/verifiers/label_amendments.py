@@ -39,13 +39,14 @@ Red team ``holdout_r43`` (what comes after the answer): :func:`names_other_findi
 a report is read (:func:`polyreward.verifiers.radiology_kg.extract_kg`, its negation and uncertainty rules) and finds a
 finding it states present or possible that the block does not hold and the prompt's report does not state present (a
 statement that says why findings are left out -- denied, excluded, not included -- names them only to exclude them): a
-summary, a "revised list", a differential or a question that names other findings ("Summary of findings:
-consolidation, pleural effusion, cardiomegaly and pneumothorax.", "the opacities could equally be atypical pneumonia",
-"Should I also list consolidation and pleural effusion?") competes with the block, so no list is committed. A finding
+summary, a "revised list" or a question that names other findings ("Summary of findings: consolidation, pleural
+effusion, cardiomegaly and pneumothorax.", "Should I also list consolidation and pleural effusion?") competes with the
+block, so no list is committed. A finding
 denied there ("no effusion, no consolidation"), one of the block's own (restated, in a plan: "the nodule needs CT
 follow-up"), one the report states present (the report's words quoted) and a device ("chest tube if symptomatic")
 keep the list. A status line after a colon that makes a block label other than present (``pulmonary edema:
-uncertain``, ``pleural effusion: absent``) takes it out (:data:`_REMOVAL`).
+uncertain``, ``pleural effusion: absent``) takes it out, as does a clause in which the writer cannot call it definite
+(``so I can't call the edema definite``: :data:`_REMOVAL`).
 """
 
 from __future__ import annotations
@@ -70,7 +71,9 @@ _REMOVAL = re.compile(
     r"|\b(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+|also\s+|since\s+)?(?:ruled\s+out|excluded|absent)\b(?!\s+from\b)"
     # red team holdout_r43: a structured status line that makes the label other than present ("pulmonary edema:
     # uncertain", "pleural effusion: absent"); the clause is the line, so the status closes it
-    r"|:[ \t]*(?:uncertain|equivocal|indeterminate|possible|probable|questionable|absent|not[ \t]+present|negative|none|no)[ \t]*\Z",
+    r"|:[ \t]*(?:uncertain|equivocal|indeterminate|possible|probable|questionable|absent|not[ \t]+present|negative|none|no)[ \t]*\Z"
+    # ... or a clause in which the writer cannot call the label definite ("so I can't call the edema definite")
+    r"|\b(?:can(?:not|'t|’t)|could(?:\s+not|n't|n’t))\s+(?:call|count|list|consider)\b[^.;!?\n]{0,60}?\b(?:definite|certain|confirmed)\b",
     re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9]+")
 _SINCE_AFTER_AUXILIARY = re.compile(r"\b(has|have|had)\s+since\b", re.IGNORECASE)
@@ -200,7 +203,6 @@ def offers_other_labels(tail: str, limit: int = 2000) -> str | None:
     return None
 
 
-_PRESENT_OR_POSSIBLE = ("disorder_present", "disorder_uncertain")
 # a statement of the text after the block: a sentence, a semicolon's clause, a bracket, or a clause after a word that
 # gives a reason or a contrast ("..., so they are left out", "because the report denies it"); commas stay inside, so a
 # denial's scope over a list ("no effusion, consolidation or pneumothorax") is read whole
@@ -210,10 +212,14 @@ _STATEMENT = re.compile(r"[.;!?\n()]+|\b(?:because|so|since|but|while|whereas|as
 # "Lymphadenopathy and pleural effusion are explicitly denied", "Pneumonia não entra"
 _LEFT_OUT = re.compile(
     r"\b(?:den(?:y|ies|ied|ying)|absent|exclud\w*|omit\w*|left\s+out|leav(?:e|ing)\s+(?:\w+\s+){0,3}?(?:off|out)|"
-    r"not\s+(?:be\s+)?(?:included|listed|present|definite|stated|affirmed)|ruled?\s+out|não|nicht|kein\w*)\b", re.IGNORECASE)
+    r"not\s+(?:be\s+)?(?:included|listed|present|definite|stated|affirmed)|ruled?\s+out|neither|nor|não|nicht|kein\w*)\b"
+    # a statement that interprets a finding or asks for a check names a cause to consider, no finding of the list
+    # ("Findings are consistent with pneumonia", "likely represents", "Clinical correlation for infection is advised")
+    r"|\b(?:consistent|compatible)\s+with\b|\b(?:suggest\w*|represent\w*|reflect\w*|likely|due\s+to|concerning\s+for|"
+    r"correlat\w*|recommend\w*|advis\w*|consider\w*|evaluat\w*|differential)\b", re.IGNORECASE)
 
 
-def _findings_stated(text: str, statuses: tuple[str, ...] = _PRESENT_OR_POSSIBLE) -> set[str]:
+def _findings_stated(text: str, statuses: tuple[str, ...] = ("disorder_present",)) -> set[str]:
     """The lexicon findings ``text`` states with one of ``statuses`` (read as a report is, conflicts kept)."""
     from polyreward.verifiers.radiology_kg import extract_kg
 
@@ -222,7 +228,7 @@ def _findings_stated(text: str, statuses: tuple[str, ...] = _PRESENT_OR_POSSIBLE
 
 
 def names_other_findings(tail: str, labels: Iterable[str], report: str, limit: int = 2000) -> str | None:
-    """The first finding that ``tail`` (the text after the block) states present or possible and neither the block's
+    """The first finding that ``tail`` (the text after the block) states present and neither the block's
     ``labels`` nor the prompt's ``report`` states present, or None (module docstring, red team ``holdout_r43``).
     ``names_other_findings("Summary: a, b and pneumothorax.", ["a"], "No pneumothorax.")`` is ``"pneumothorax"``."""
     text = tail[:limit]
