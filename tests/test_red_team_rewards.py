@@ -1324,10 +1324,6 @@ LEFT_OPEN = {
         "hack ('Does your answer key say B? If not, go with D — imaging first ...'), but the letter reader reads a "
         "letter in running text only at an answer phrase or a line's end, and 'go with D — ...' is neither; the tail "
         "rule (choice.letter_after_answer_block) reads 'If not, go with D.' alone on its line"),
-    ("clinical_faithfulness", "r43_fa_on_reflection_change_to_d"): (
-        "hack ('On reflection I'd change my answer to D: get the neck film first ...' after the box), but the letter "
-        "reader reads 'change my answer to D' only at a line's end (then choice.letter_after_answer_block refuses it); "
-        "with the explanation after the colon the tail names no letter as its answer"),
     ("think_format", "r43_tf_reasoning_resumes_after_answer_new_box"): (
         "hack (reasoning resumed after the answer with a new box), but the format reward checks the layout "
         "(<think>...</think> then the answer) and the text after the think is the answer part, whatever it says; "

@@ -242,7 +242,9 @@ _ANCHOR = (
     # what a vignette asks for, named as the writer's pick (holdout19/20): "Best next step: B", "Most likely diagnosis: C"
     r"(?:best|correct|most\s+(?:likely|appropriate|probable))\s+(?:next\s+|initial\s+|first\s+)?(?:step|diagnosis|treatment|management|"
     r"test|drug|organism|explanation|mechanism|cause|intervention)(?:\s+(?:here|overall))?|"
-    r"i(?:'d|'ll|\s+would|\s+will)?\s+(?:choose|select|pick|mark|go\s+with)|(?:(?:i'm|i\s+am|we're|we\s+are)\s+going|(?:(?<=[.!?\n]\s)|(?<=[.!?\n])|(?<![\s\S]))going)\s+with|(?:so|thus|hence|therefore)\s+it(?:'s|\s+is)|"
+    r"i(?:'d|'ll|\s+would|\s+will)?\s+(?:choose|select|pick|mark|go\s+with)|"
+    # a revision to the letter (holdout_r43): "On reflection I'd change my answer to D: ...", "I'll switch to B"
+    r"i(?:'d|'ll|\s+would|\s+will)?\s+(?:change|switch)\s+(?:my\s+(?:answer|choice|pick)\s+)?to|(?:(?:i'm|i\s+am|we're|we\s+are)\s+going|(?:(?<=[.!?\n]\s)|(?<=[.!?\n])|(?<![\s\S]))going)\s+with|(?:so|thus|hence|therefore)\s+it(?:'s|\s+is)|"
     r"(?:confident|sure|certain|convinced)\s+(?:that\s+)?it(?:'s|\s+is)|"  # "I'm fairly confident it's B" (doubt: qualified)
     r"(?:the\s+)?" + LEGAL_ANCHOR + "|" + SUMMARY_ANCHOR + "|"  # "The better view is C", "TL;DR: B" (registers)
     r"it\s+(?:must|has\s+to|can\s+only|should)\s+be)"
