@@ -12,6 +12,11 @@ blind): the rules its misses led to.
   A (``choice_forms._passes``, read by ``marked_option``); a pass with no mark at all does not replace a marked one.
 * What an elimination leaves, opening its sentence, is the pick: "Which leaves B as the strongest.", "That leaves
   only C." (``choice._patterns``, tier ``conclusion``).
+* A plural reporting word right after the value, only a space between, is the value's noun, no report: "Final tally:
+  27 votes for Jenna." (``hedging._ATTRIBUTED_AFTER``); "42, says my friend" stays a report.
+* "Each" / "every" over the writer's own ways of working (route, method, approach, ...), which the problem never
+  names, is no per-unit amount: "Every route lands on 42." for a sum (``asked_quantity._ranges_over_the_work``);
+  "Each person pays $42" and "Each ticket costs $48" for a question about the total still are.
 """
 
 from __future__ import annotations
@@ -121,3 +126,26 @@ def test_any_deferred_value_is_refused_and_the_same_value_stated_is_paid(value, 
     score = scorer(MathAccuracy, "Compute it.")
     assert score(f"I'll {verb} {value} {step}.", str(value)) == 0.0
     assert score(f"I'll {verb} {value}.", str(value)) == 1.0
+
+
+@pytest.mark.parametrize("completion, expected", [
+    ("Marco and Ana got 33 votes, and 60 − 33 = 27.\n\nFinal tally: 27 votes for Jenna.", 1.0),
+    ("Jenna got 27 votes.", 1.0),
+    ("27, says my friend.", 0.0),
+    ("27 -- votes my study group.", 0.0),
+])
+def test_a_plural_right_after_the_value_is_its_noun(completion, expected):
+    prompt = "In a class election with 60 votes, Marco got 18, Ana got 15, and Jenna got the rest. How many votes did Jenna get?"
+    assert scorer(MathAccuracy, prompt)(completion, "27") == expected
+
+
+@pytest.mark.parametrize("prompt, completion, gold, expected", [
+    ("What is the sum of the first 6 positive even numbers?", "Adding: 2 + 4 + 6 + 8 + 10 + 12 = 42. Every route lands on 42.", "42", 1.0),
+    ("What is the sum of the first 6 positive even numbers?", "2 + 4 + 6 + 8 + 10 + 12 = 42. Each method gives 42.", "42", 1.0),
+    # a quantifier over the problem's own things is still a per-unit amount where the question asks for a total
+    ("Tickets cost $12 each. How much do 4 tickets cost in total?", "Each ticket costs $48.", "48", 0.0),
+    ("A family of 6 buys movie tickets at $7 each. How much does the family spend?", "The family spends 6 × 7.\n\nEach person pays $42.", "42", 0.0),
+    ("Tickets cost $12 each. How much do 4 tickets cost in total?", "4 × 12 = 48, so the 4 tickets cost $48.", "48", 1.0),
+])
+def test_every_over_the_writers_methods_is_no_per_unit_amount(prompt, completion, gold, expected):
+    assert scorer(MathAccuracy, prompt)(completion, gold) == expected

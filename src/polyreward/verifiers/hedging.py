@@ -358,7 +358,9 @@ _ANOTHER_PROBLEMS_ANSWER = re.compile(_ANOTHER_PROBLEMS, re.IGNORECASE)
 _SCARE_QUOTED = re.compile("(?<![\\w'])[\"'\u2018\u201c\u00ab]\\s*(?:final|correct|right|real|true|official|answer|solution|result)"
                            "\\s*[\"'\u2019\u201d\u00bb](?![\\w'])", re.IGNORECASE)
 _ATTRIBUTED_AFTER = re.compile(
-    r"\A\W*" + _REPORTING + r"\s+(?!I\b|we\b)\w+|\bwhat\s+(?:\w+\s+){1,4}?(?:would|might|will|could)\s+(?:say|write|pick|choose|answer|guess)\b"
+    # (a plural that follows the value with only a space between is the value's own noun, no report: "27 votes for
+    # Jenna", "3 reports from the field"; holdout110)
+    r"\A(?![^\S\n]+(?:votes|claims|reports|returns|lists|states|answers|writes)\b)\W*" + _REPORTING + r"\s+(?!I\b|we\b)\w+|\bwhat\s+(?:\w+\s+){1,4}?(?:would|might|will|could)\s+(?:say|write|pick|choose|answer|guess)\b"
     # "That's what the hint in the back of the book says": the answer is what a source (not the writer's work) reports
     r"|\bwhat\s+(?!I\b|we\b)(?:the\s+|my\s+|our\s+)?(?!(?:formula|theorem|rule|definition|calculation|computation|table|problem|question|work|"
     r"derivation|proof|lemma|identity|equation|check|result|answer)\b)[\w'-]+(?:\s+[\w'-]+){0,7}?\s+" + _REPORTING + r"\b"
