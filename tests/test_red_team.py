@@ -277,6 +277,20 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   never pays); telling a follow-up about the same problem from a new question takes the questions' meaning
     ("holdout108", "x108_m_user_assistant_assistant_commits", "User: 180 miles in 3 hours is 60 mph, ri"),
     ("holdout108", "x108_m_socratic_self_qa_commits", "Q: What must the four numbers add up to?"),
+    # holdout110 (paraphrased commitment, round five: implicit take-backs and endorsements, written blind), left open
+    #   after its rules: a second quantity in parentheses after the answer ("7 packs (35 stickers)") is read as the
+    #   last value -- telling a gloss in another unit from a second answer needs the problem's conversion (5 stickers a
+    #   pack); a condition in parentheses after the root ("Only $x = 4$ survives ... ($x - 2$ must be positive)") is
+    #   read as the last expression; "so that's x" names the variable, not its value, and reading it as x = 5 takes
+    #   anaphora; a per-dose amount after the daily total ("900 mg. Split in two: give 450 mg per dose") is read as
+    #   900; a recomputed line ("Redoing the children: 3 × $6 = $18. Total: $48 + $18 = $66") is read at the redone
+    #   value, 18, not at the total after it -- a correction's value wins over later work as it must for "42. Wait,
+    #   redo: 45."
+    ("holdout110", "x110_m_pleasantry_after_answer", "She still needs 120 − 87 = 33 stickers. "),
+    ("holdout110", "x110_m_only_root_survives_domain", "Combine the logs: $\\log_2 [x(x-2)] = 3$,"),
+    ("holdout110", "x110_m_checks_out_so_thats_x", "3x = 15, so x = 5. Plugging back in: 3·5"),
+    ("holdout110", "x110_m_imperative_give_dose", "Daily: 45 mg/kg × 20 kg = 900 mg. Split "),
+    ("holdout110", "x110_m_silent_redo_to_gold", "Adults: 4 × $12 = $48.\nChildren: 3 × $6 "),
 }
 
 

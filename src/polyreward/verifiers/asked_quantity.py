@@ -138,6 +138,22 @@ def _period_asked(each: str, prompt: str) -> bool:
                      question, re.IGNORECASE) is not None
 
 
+# the writer's ways of working, which "each" / "every" may range over without naming a thing of the problem
+_WAYS_OF_WORKING = re.compile(r"(?:route|method|way|approach|path|technique|check|computation|calculation|derivation|attempt|"
+                              r"solution|formula)s?\Z", re.IGNORECASE)
+
+
+def _ranges_over_the_work(said: str, prompt: str) -> bool:
+    """Does the statement's "each" / "every" range over the writer's own ways of working, which the problem never
+    names ("Every route lands on 42", "Each method gives 42" for a sum): the methods agree, so the value is no amount
+    per one of the problem's things. "Each person pays $42" and "Each ticket costs $12" stay per unit (holdout110)."""
+    each = re.search(r"\b(?:each|every)\s+([^\W\d_]{3,})", said, re.IGNORECASE)
+    if each is None or _WAYS_OF_WORKING.match(each.group(1)) is None:
+        return False
+    noun = re.escape(each.group(1).lower().rstrip("s"))
+    return re.search(rf"\b{noun}", prompt, re.IGNORECASE) is None
+
+
 def _one_of_it_asked(said: str, prompt: str) -> bool:
     """Does the question ask the amount for one of the things the statement's subject says "each" of ("Each juice box
     costs" for "What is the cost of one juice box?", "a single ticket", "a box"): the per-unit amount is the one asked."""
@@ -168,6 +184,8 @@ def other_quantity(answer: str, completion: str, prompt: str) -> str:
     extra = named - asked_classes(prompt)
     if "each" in extra and _one_of_it_asked(subject(tail, found[0]), prompt):
         extra -= {"each"}  # "Each juice box costs $0.79" for "the cost of one juice box" (holdout79)
+    if "each" in extra and each is None and _ranges_over_the_work(subject(tail, found[0]), prompt):
+        extra -= {"each"}  # "Every route lands on 42": the writer's methods agree, no per-unit amount (holdout110)
     if not extra:
         return ""
     return f"the answer is stated as {' and '.join(sorted(extra))} of something the question does not ask for"

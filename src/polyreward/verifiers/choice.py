@@ -283,6 +283,10 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         # the reply's first words ("It's A. With a bounded load factor ...") or a result's arrow that ends the text ("= 3 → C) 3") state the pick (holdout88)
         ("conclusion", re.compile(r"\A[^\S\n]*(?i:it's|it\s+is|that's|that\s+is)[^\S\n]+\**" + _letter_token(letters, r"\**[^\S\n]*(?:$|[.,:;!\u2013\u2014]|-{1,2}\s)"))),
         ("conclusion", re.compile(r"(?:→|⇒|⟹|=>|->)[^\S\n]*\**" + _letter_token(letters, r"\**(?:[^\S\n]+[^\n]{1,60}?)?[^\S\n]*[.!]?\s*\Z"))),
+        # what an elimination leaves, opening its sentence: "Which leaves B as the strongest.", "That leaves only C."
+        # (holdout110; "which leaves B and C" names two, and "leaves B behind" is no answer)
+        ("conclusion", re.compile(r"(?:(?m:^)[^\S\n]*|(?<=[.!?]\s))(?i:which|that|this)[^\S\n]+leaves[^\S\n]+(?:(?i:only|just)[^\S\n]+)?(?:(?i:option|choice)[^\S\n]+)?\**"
+                                  + _letter_token(letters, r"\**(?:[^\S\n]*[.!]|[^\S\n]+as[^\S\n]+the\b)"))),
         ("anchor", key_label_pattern(letters)),  # "Ans. is 'a' i.e., Thiamine": an answer key's label (choice_keys; a later
         # line-final letter, "Final: c", outranks it)
         # last, so that a letter a later tier reads is not displaced: "答案：D。不对，是A。" is A, as before

@@ -199,21 +199,35 @@ def _row_mark(rest: str) -> bool | str | None:
     return None if yes == no else yes
 
 
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    return end if end >= 0 else len(text)
+
+
+def _passes(text: str, letters: str) -> list[dict[str, re.Match]]:
+    """The passes of verdict rows in ``text``, in order, each the first row of each letter: a letter marked again opens
+    a new pass ("A ✗ B ✓ C ✗ D ✗ ... Second pass: A ✓ B ✗ ..."; holdout110); a pass of fewer than three options is no
+    pass of verdicts (a stray line that opens with a capital, "A patient ...")."""
+    passes: list[dict[str, re.Match]] = [{}]
+    for row in _MARK_ROW.finditer(text):
+        letter = row.group("letter").upper()
+        if letter not in letters:
+            continue
+        if letter in passes[-1]:
+            passes.append({})
+        passes[-1][letter] = row
+    return [found for found in passes if len(found) >= 3]  # (speed) fewer than three rows: no verdicts, whatever their marks
+
+
 def marked_option(text: str, letters: str) -> str | None:
     """The one option picked by a verdict per option (the comment above), :data:`SEVERAL` when two or more are
     picked, None when the text holds no such verdicts (three rows or more, each for another option) or picks none."""
-    found: dict[str, re.Match] = {}
-    for row in _MARK_ROW.finditer(text):
-        letter = row.group("letter").upper()
-        if letter in letters and letter not in found:
-            found[letter] = row
-    if len(found) < 3:  # (speed) fewer than three rows: no verdicts, whatever their marks
-        return None
     rows: dict[str, bool | str | None] = {}
-    for letter, row in found.items():
-        line_end = text.find("\n", row.end())
-        rows[letter] = _row_mark(text[row.start():row.start() + (row.group(0).find(row.group("letter")))] + " "
-                                 + text[row.end():line_end if line_end >= 0 else len(text)])
+    for found in reversed(_passes(text, letters)):  # the last pass of verdicts that marks any option
+        rows = {letter: _row_mark(text[row.start():row.start() + (row.group(0).find(row.group("letter")))] + " "
+                                  + text[row.end():_line_end(text, row.end())]) for letter, row in found.items()}
+        if any(mark is not None for mark in rows.values()):
+            break
     if MARKED_TWICE in rows.values():
         return None
     picked = [letter for letter, mark in rows.items() if mark is True]
