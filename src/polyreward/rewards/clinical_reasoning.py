@@ -332,13 +332,18 @@ _NEGATION = re.compile(r"\b(?:not|no|never|unlikely|excluded|ruled\s+out|rather\
 # (red team holdout_r41) a last sentence labelled with its option after a dash: "... means iron deficiency — option B.",
 # "... is central retinal artery occlusion – C."; not an option's own verdict line ("E: unsafe — option E.");
 # "... — option B." and "The cherry-red spot means C.": a dash, or a verb of what the evidence shows, then the option
-_LABELLED_CLOSE = re.compile(r"[ \t](?:[\u2013\u2014]|--?|means|indicates|points[ \t]+to|confirms)[ \t]*"
+# (red team holdout_r44) or a comma: "... the balance favours aspirin alone, A.", "... at 1 she needs nothing, B." (the
+# letter closing the sentence labels what it has just said; the sentence must name no other option)
+_LABELLED_CLOSE = re.compile(r"(?:[ \t](?:[\u2013\u2014]|--?|means|indicates|points[ \t]+to|confirms)|,)[ \t]*"
                              r"(?P<label>(?:(?:option|choice)[ \t]+)?\(?[A-Z]\)?)[\s.!*]*\Z", re.IGNORECASE)
 _VERDICT_LINE = re.compile(r"\A[\s*_#>-]*\(?[A-Z][.:)]\s")
 # a predicate that judges its option against (the sentence is that option's verdict, not the conclusion): "Observation
 # is unsafe — E.", "Steroids act too late — option B."
 _AGAINST = re.compile(r"\b(?:unsafe|wrong|incorrect|inappropriate|contraindicated|dangerous|harmful|premature|ineffective|"
                       r"useless|inadequate|insufficient|late|slow|avoid(?:ed|s)?|fails?)\b", re.IGNORECASE)
+# (red team holdout_r44) a fronted adjunct set off by a comma, whose negation governs a circumstance, not the
+# conclusion: "With no cough and a sibling with a cold at home, the picture is viral: B."
+_FRONTED_ADJUNCT = re.compile(r"\A\s*(?:with|without|given|despite|in)\b[^,;:]{1,100},", re.IGNORECASE)
 # what follows a conclusion's option and may be a rider: a comma, or a dash set off by spaces
 _RIDER = re.compile(r",|[ \t][\u2013\u2014][ \t]|[ \t]--?[ \t]")
 
@@ -368,7 +373,8 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     if not sentences:
         return None
     last = plain_text(sentences[-1])  # "ru\u00adled out", "nоt" (Cyrillic о), "ｎｏｔ" read as shown (holdout_r41)
-    if (choice := _SPEAKER_CHOICE_OPENER.match(last) or _COLON_CONCLUSION.match(last)) and not _NEGATION.search(last):
+    if (choice := _SPEAKER_CHOICE_OPENER.match(last) or _COLON_CONCLUSION.match(last)) and not _NEGATION.search(
+            _FRONTED_ADJUNCT.sub("", last, count=1)):  # "With no cough ..., the picture is viral: B." (holdout_r44)
         named = _named_options(re.split(r"[,(]", last[choice.end():], maxsplit=1)[0], options)
         return next(iter(named)) if len(named) == 1 else None
     if len(sentences) > 1 and re.fullmatch(r"[\s*(]*([A-Z])[\s*).!]*", last) and last.strip().strip("*().!") in options:
