@@ -72,7 +72,8 @@ _OPTION_WORD = re.compile(r"(?i:\b(?:option|choice))\s*[(\[]?\s*([A-Z])\b")
 _ANSWER_WORD = re.compile(r"(?i:\banswer(?:\s+(?:is|would\s+be|should\s+be))?)\s*[:(\[]?\s*([A-Z])\b(?!\s+[a-z])")
 _PARENTHESISED = re.compile(r"\(([A-Z])\)")
 # (a parenthesised gloss may follow the letter: GPT-4o's "- **A (LAD):** anterior leads", red team holdout_r38)
-_LINE_START = re.compile(r"(?m)^\s*(?:[-*]\s*)?\**([A-Z])(?:\s+\([^()\n]{1,40}\))?\**[.):]\**\s")
+# (red team holdout_r44: or an arrow after the letter, "A → azithromycin is kept for penicillin allergy.")
+_LINE_START = re.compile(r"(?m)^\s*(?:[-*]\s*)?\**([A-Z])(?:\s+\([^()\n]{1,40}\))?\**(?:[.):]\**\s|[ \t]*(?:→|->|=>|⇒)[ \t])")
 # a markdown table row whose first cell is one option letter ("| A | no -- conceals the error |"), alone or as the
 # label of the option's text ("| A. IV diphenhydramine | adjunct for hives only |"; red team holdout_r40)
 _TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[ \t]*\**\(?([A-Z])\)?\**(?:[.):][^|\n]*)?[ \t]*\|")
@@ -120,14 +121,21 @@ def _listed_words(options: tuple[str, ...]) -> frozenset[str]:
     return frozenset(w for option in options for w in _words(option)) | _LIST_WORDS
 
 
+# (red team holdout_r44) a bare conclusion: a conclusion word and one letter ("Hence D.", "So option B.", "That leaves C.")
+_BARE_CONCLUSION = re.compile(r"\A[\s*_>#-]*(?:so|thus|hence|therefore|that\s+leaves|which\s+leaves)\W+"
+                              r"(?:(?:option|choice)\s+)?\(?([A-Z])\)?[\s*.!]*\Z", re.IGNORECASE)
+
+
 def weighed_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     """The options weighed in sentences that say something, plus the one option a bare conclusion names
-    ("The answer is C.": one letter, not "The answer is A, B, C or D.")."""
+    ("The answer is C.", "Hence D.": one letter, not "The answer is A, B, C or D.")."""
     found: set[str] = set()
     sentences = _SENTENCE_END.split(reasoning)
     openers = _letter_openers(sentences, options)
     for at, sentence in enumerate(sentences):
-        if reasoning_words(sentence, options) and _says_of_each(sentence, options):
+        if bare := _BARE_CONCLUSION.match(sentence):  # "Hence D." after the others were set aside (holdout_r44)
+            found |= {bare.group(1)} & set(options)
+        elif reasoning_words(sentence, options) and _says_of_each(sentence, options):
             found |= mentioned_letters(sentence, options) | ({openers[at]} if openers[at] else set())
         elif named := _named_then_explained(sentence, sentences[at + 1] if at + 1 < len(sentences) else "", options):
             found |= named
