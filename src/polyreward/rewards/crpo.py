@@ -207,7 +207,7 @@ def alternative_after_box(text: str, options: dict[str, str], gold: str) -> str 
 # (red team holdout_r44) the last sentence after the box: the text after it up to the last sentence end
 _LAST_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 # another option named by its letter: "option A", "(B)"
-_OPTION_NAMED = re.compile(r"\b(?:option|choice)\s+([A-E])\b|\(([A-E])\)")
+_OPTION_NAMED = re.compile(r"\b(?i:option|choice)\s+([A-E])\b|\(([A-E])\)")
 # a word that sets the named option aside or leaves it open: "rules out central DI (B)", "is unsafe", "would"
 _SET_ASIDE = re.compile(
     r"\b(?:not|no|none|never|neither|nor|without|unlikely|wrong|incorrect|false|against|rules?\s+out|ruled\s+out|excluded?|"

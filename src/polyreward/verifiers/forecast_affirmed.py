@@ -104,6 +104,10 @@ _DAY_AT = re.compile(
     r"(?:\s+(?:again|still))?(?:\s+(?:near|at|around|about|close\s+to|roughly))?\s+" + _NUMBER + r"[^\w]*\Z", re.IGNORECASE)
 
 
+# a clause break as _CLAUSE_BREAK's, but not the decimal point of a value ("the day stays near 54.4")
+_DAY_CLAUSE_BREAK = re.compile(r"\.(?!\d)|[!?;:,\n\u2014\u2013]|\b(?:but|so|yet|still|and|though|however)\b", re.IGNORECASE)
+
+
 def lands_on_block(after: str, value: float) -> bool:
     """Is the last clause of ``after`` (the text after the ``<answer>`` block) the forecast day stated at the block's
     value (to :data:`ROUNDING`)? A recount or a reason after the block that ends on the same value commits to it,
@@ -112,7 +116,7 @@ def lands_on_block(after: str, value: float) -> bool:
     what would clear the basin? The inversion holds, and the day stays near 195." keep 54 and 195; a recount that
     lands elsewhere ("..., so the day comes out near 14") and a clause with ``would`` or ``not`` affirm nothing."""
     tail = after.strip()[-300:]
-    starts = [m.end() for m in _CLAUSE_BREAK.finditer(tail.rstrip(".!?\u2026 \n"))]
+    starts = [m.end() for m in _DAY_CLAUSE_BREAK.finditer(tail.rstrip(".!?\u2026 \n"))]
     last = tail[starts[-1]:] if starts else tail
     match = _DAY_AT.match(last)
     return match is not None and abs(float(match.group(1)) - value) <= ROUNDING
