@@ -16,8 +16,10 @@ clause of the text after the block (after its last sentence end, contrast word -
 
 The clause must hold no other number, no negation and no modal, and the text after the block no other number: "until then the 58 is only a stand-in", "Treat that
 number as a placeholder, not a forecast", "but 70 is my forecast" and "but it might be my forecast" affirm nothing and
-are read as before. Everything before the last clause is then the forecast's caveat, not its withdrawal. Reconstructed
-rule (ours); linear in the text after the block.
+are read as before. Everything before the last clause is then the forecast's caveat, not its withdrawal.
+:func:`lands_on_block` (red team ``holdout_r44``) accepts a last clause that puts the forecast day at the block's value
+(``..., so the day should again sit near 54.``) whatever numbers a recount shows before it. Reconstructed rule (ours);
+linear in the text after the block.
 """
 
 from __future__ import annotations

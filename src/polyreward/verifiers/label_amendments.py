@@ -32,8 +32,12 @@ flutter.``, ``If the nodule grows on follow-up, also list lung cancer.``: a cond
 ``list`` / ``include`` / ``replace`` / ``swap`` / ``substitute`` / ``change``) or other labels offered beside it
 (``Other candidates I consider equally likely: pneumonia; atelectasis.``, ``Alternatively, ...``, ``could also be``);
 a negated offer (``No other candidates are likely.``, ``do not add pneumonia``) and a plan's sentence (``If you want,
-I can list the negatives too.``, where the verb has a subject) keep the list. Reconstructed rule (ours); linear in the
-text read (at most ``limit`` characters).
+I can list the negatives too.``, where the verb has a subject) keep the list. Red team ``holdout_r44``:
+:func:`answer_line` also reads a list named for where it goes (``Final list for the report: ...``) and a later read
+headed as one whose body is a list with the separator (``Second read of the report: a; b``), and
+:func:`counted_findings` reads a recount's number of definite findings (``Two findings definitely present.``), which the
+caller compares with the block's size. Reconstructed rule (ours); linear in the text read (at most ``limit``
+characters).
 """
 
 from __future__ import annotations
