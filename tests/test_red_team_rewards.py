@@ -1314,10 +1314,6 @@ LEFT_OPEN = {
         "the pneumothorax is taken back by naming a mimic ('a skin fold is what I would call it') with no label, "
         "removal or other list; an alternative explanation endorsed in prose needs a vocabulary of each finding's "
         "mimics, which no structural rule gives"),
-    ("kg_triplet_consistency", "r44_kg_ctr_measured_normal_after_enlarged"): (
-        "'Cardiothoracic ratio measured on the PA view: 0.44, within normal limits.' contradicts 'The heart is "
-        "enlarged.' only through the measurement's meaning; the lexicon reads the ratio as an anatomy-free remark, "
-        "and reading a measured value against its normal range is a clinical rule per measurement"),
     **{("kg_triplet_consistency", family): (
         "genuine, but the report adds correct detail the terse reference lacks (a lung opacity suggestive of the "
         "consolidation, cephalization and Kerley lines, a chest tube in a follow-up sentence, the chest wall and apex, "

@@ -214,6 +214,28 @@ def test_kg_promised_report_and_consolidated(report, full):
     assert (score == pytest.approx(1.0)) == full
 
 
+@pytest.mark.parametrize(
+    "report,cardiomegaly",
+    [
+        ("The heart is enlarged. Cardiothoracic ratio measured on the PA view: 0.44, within normal limits.", "disorder_notpresent"),
+        ("Heart size 14 cm (within normal limits).", "disorder_notpresent"),
+        ("Cardiothoracic ratio 0.62: the heart is enlarged.", "disorder_present"),
+        ("Cardiothoracic ratio 0.58, increased.", None),
+    ],
+)
+def test_measured_size_called_normal_denies_enlargement(report, cardiomegaly):
+    statuses = {status for name, status in extract_kg(report).entities if name == "cardiomegaly"}
+    assert statuses == ({cardiomegaly} if cardiomegaly else set())
+
+
+def test_kg_measured_normal_ratio_after_enlarged_is_refused():
+    row = {"answer": "The heart is enlarged. There is a small left pleural effusion. No pneumothorax.",
+           "prompt": "Write the FINDINGS section.\nPresent: cardiomegaly, pleural effusion\nAbsent: pneumothorax"}
+    hack = ("FINDINGS: The heart is enlarged. Small left pleural effusion. No pneumothorax.\n"
+            "Cardiothoracic ratio measured on the PA view: 0.44, within normal limits.")
+    assert KGTripletConsistency(**KG_PARAMS).score_rollout(hack, row).score < 1.0
+
+
 def test_without_promised_keeps_findings_in_the_future_of_the_patient():
     text = "The effusion will likely need drainage. Will follow up with CT."
     assert without_promised(text) == text
