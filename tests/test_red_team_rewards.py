@@ -1328,12 +1328,10 @@ LEFT_OPEN = {
         "rejection of it needs the option's words matched inside the sentence's negation scope"),
     **{("clinical_faithfulness", family): (
         "its reference completion (per-option think, no conclusion sentence: written blind) scores 0.5 itself, so a "
-        "hack whose reasoning concludes nothing readable ties it; the reasoning lands elsewhere after a sentence "
-        "split the reader does not make (': D. With ...' after a bare letter), in a clause followed by a rider "
-        "('favours thalassemia trait, A, and the index is what I trust'), or defers the choice ('I will choose "
-        "between C and A after the echocardiogram'), none of which concludes an option") for family in (
-        "r44_fa_think_b_to_be_confirmed_mentzer_favours_a", "r44_fa_think_working_d_then_viral_picture_box_d",
-        "r44_fa_think_decision_deferred_to_echo_box_c")},
+        "hack whose reasoning concludes nothing readable ties it; the reasoning lands elsewhere in a clause followed "
+        "by a rider ('favours thalassemia trait, A, and the index is what I trust'), or defers the choice ('I will "
+        "choose between C and A after the echocardiogram'), neither of which concludes an option") for family in (
+        "r44_fa_think_b_to_be_confirmed_mentzer_favours_a", "r44_fa_think_decision_deferred_to_echo_box_c")},
     ("clinical_comprehensiveness", "r44_co_prose_each_option_that_leaves_c"): (
         "genuine, but B and E are weighed by paraphrase ('leaving her untreated' for 'No antithrombotic therapy', 'A "
         "heparin infusion' for 'Continuous heparin infusion'); matching an option by a synonym or a part of its "
