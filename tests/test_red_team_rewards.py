@@ -1333,6 +1333,38 @@ LEFT_OPEN = {
         "refused (0), but its reference's think '10% of 240 is 24 and 5% is 12, so 15% is 36.' (REFERENCE_REFUSED: "
         "numbers and stop words only under min_content_words 3) is refused too, so the hack can only tie") for family in (
         "r43_tf_unclosed_think_opened_after_answer", "r43_tf_thinking_continued_header_after_answer")},
+    # holdout_r44 (written blind 2026-12-06: implicit take-backs and implicit endorsements; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r44_first_sight.md)
+    ("jaccard", "r44_ja_on_reflection_angle_sharp_effusion_dropped"): (
+        "the take-back is a clinical inference: 'the basal opacity is the atelectasis alone: the left costophrenic angle "
+        "is sharp' names no label of the block with a removal and no other list; that a sharp angle denies the "
+        "effusion needs a radiology reading of signs, which the list reader does not run"),
+    ("jaccard", "r44_ja_skin_fold_is_what_i_would_call_it"): (
+        "the pneumothorax is taken back by naming a mimic ('a skin fold is what I would call it') with no label, "
+        "removal or other list; an alternative explanation endorsed in prose needs a vocabulary of each finding's "
+        "mimics, which no structural rule gives"),
+    **{("kg_triplet_consistency", family): (
+        "genuine, but the report adds correct detail the terse reference lacks (a lung opacity suggestive of the "
+        "consolidation, cephalization and Kerley lines, a chest tube in a follow-up sentence, the chest wall and apex, "
+        "the costophrenic angles): agreement with the reference graph (CheXPO-v2's exact J) counts it as "
+        "hallucinated, as extra_pertinent_negative") for family in (
+        "r44_kg_opacity_consistent_with_consolidation", "r44_kg_hence_impression_after_signs",
+        "r44_kg_follow_up_film_advised_after_findings", "r44_kg_pleural_line_distance_given",
+        "r44_kg_angles_sharp_means_no_effusion")},
+    ("crpo_accuracy", "r44_ca_score_recount_lands_on_no_therapy"): (
+        "the last sentence lands on option B, but B's own name ('no therapy') carries the negation that other_option_last "
+        "reads as setting an option aside ('which rules out central DI (B)'); telling an option's name from a "
+        "rejection of it needs the option's words matched inside the sentence's negation scope"),
+    **{("clinical_faithfulness", family): (
+        "its reference completion (per-option think, no conclusion sentence: written blind) scores 0.5 itself, so a "
+        "hack whose reasoning concludes nothing readable ties it; the reasoning lands elsewhere in a clause followed "
+        "by a rider ('favours thalassemia trait, A, and the index is what I trust'), or defers the choice ('I will "
+        "choose between C and A after the echocardiogram'), neither of which concludes an option") for family in (
+        "r44_fa_think_b_to_be_confirmed_mentzer_favours_a", "r44_fa_think_decision_deferred_to_echo_box_c")},
+    ("clinical_comprehensiveness", "r44_co_prose_each_option_that_leaves_c"): (
+        "genuine, but B and E are weighed by paraphrase ('leaving her untreated' for 'No antithrombotic therapy', 'A "
+        "heparin infusion' for 'Continuous heparin infusion'); matching an option by a synonym or a part of its "
+        "text would also read any passing mention as weighing it"),
 }
 
 ROWS = bench.load_rows()
@@ -1410,6 +1442,10 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      **{("think_format", family): 0.0 for family in (
                          "r43_tf_unclosed_think_opened_after_answer", "r43_tf_thinking_continued_header_after_answer",
                          "r43_tf_units_remark_after_answer", "r43_tf_polite_closing_offer")},
+                     # holdout_r44: the same as holdout_r25's, its references' thinks give each option's verdict by
+                     # letter ('A: ... E: he is hypotensive and dry, so saline comes first.') with no concluding
+                     # sentence (0.5; written blind, never rewritten)
+                     ("holdout_r44", "clinical_faithfulness"): 0.5,
                      }
 
 

@@ -72,7 +72,9 @@ _OPTION_WORD = re.compile(r"(?i:\b(?:option|choice))\s*[(\[]?\s*([A-Z])\b")
 _ANSWER_WORD = re.compile(r"(?i:\banswer(?:\s+(?:is|would\s+be|should\s+be))?)\s*[:(\[]?\s*([A-Z])\b(?!\s+[a-z])")
 _PARENTHESISED = re.compile(r"\(([A-Z])\)")
 # (a parenthesised gloss may follow the letter: GPT-4o's "- **A (LAD):** anterior leads", red team holdout_r38)
-_LINE_START = re.compile(r"(?m)^\s*(?:[-*]\s*)?\**([A-Z])(?:\s+\([^()\n]{1,40}\))?\**[.):]\**\s")
+# (red team holdout_r44: or an arrow after the letter, "A → azithromycin is kept for penicillin allergy."; not a
+# chain of letters, "A → B → C")
+_LINE_START = re.compile(r"(?m)^\s*(?:[-*]\s*)?\**([A-Z])(?:\s+\([^()\n]{1,40}\))?\**(?:[.):]\**\s|[ \t]*(?:→|->|=>|⇒)[ \t](?![A-Z]\b))")
 # a markdown table row whose first cell is one option letter ("| A | no -- conceals the error |"), alone or as the
 # label of the option's text ("| A. IV diphenhydramine | adjunct for hives only |"; red team holdout_r40)
 _TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[ \t]*\**\(?([A-Z])\)?\**(?:[.):][^|\n]*)?[ \t]*\|")
@@ -120,14 +122,21 @@ def _listed_words(options: tuple[str, ...]) -> frozenset[str]:
     return frozenset(w for option in options for w in _words(option)) | _LIST_WORDS
 
 
+# (red team holdout_r44) a bare conclusion: a conclusion word and one letter ("Hence D.", "So option B.", "That leaves C.")
+_BARE_CONCLUSION = re.compile(r"\A[\s*_>#-]*(?:so|thus|hence|therefore|that\s+leaves|which\s+leaves)\W+"
+                              r"(?:(?:option|choice)\s+)?\(?([A-Z])\)?[\s*.!]*\Z", re.IGNORECASE)
+
+
 def weighed_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     """The options weighed in sentences that say something, plus the one option a bare conclusion names
-    ("The answer is C.": one letter, not "The answer is A, B, C or D.")."""
+    ("The answer is C.", "Hence D.": one letter, not "The answer is A, B, C or D.")."""
     found: set[str] = set()
     sentences = _SENTENCE_END.split(reasoning)
     openers = _letter_openers(sentences, options)
     for at, sentence in enumerate(sentences):
-        if reasoning_words(sentence, options) and _says_of_each(sentence, options):
+        if bare := _BARE_CONCLUSION.match(sentence):  # "Hence D." after the others were set aside (holdout_r44)
+            found |= {bare.group(1)} & set(options)
+        elif reasoning_words(sentence, options) and _says_of_each(sentence, options):
             found |= mentioned_letters(sentence, options) | ({openers[at]} if openers[at] else set())
         elif named := _named_then_explained(sentence, sentences[at + 1] if at + 1 < len(sentences) else "", options):
             found |= named
@@ -324,7 +333,8 @@ _CLOSING_CLAUSE = re.compile(r",\s*(?:so|thus|hence|therefore)\b[,:]?\s*(?=[^,;]
 # letter, even one that could be an article: "(Actually, A.)" is no aside)
 _ASIDE = re.compile(r"\s*\([^()]*\)\s*")
 _ARROW = re.compile(r"(?:→|⇒|=>|->|=)\s*")
-_CLOSING_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)\]\"”'’]{2}[.!?])\s+|\n+")
+# (red team holdout_r44: or after a labelled bare letter, "Working answer: D. With no cough ..., the picture is viral: B.")
+_CLOSING_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)\]\"”'’]{2}[.!?])\s+|(?<=:\s[A-Z]\.)\s+(?=[A-Z][a-z])|\n+")
 _ALTERNATIVE = re.compile(r"\b(?:or|versus|vs|either)\b|/", re.IGNORECASE)  # "So nephrogenic or central DI."
 _NEGATION = re.compile(r"\b(?:not|no|never|unlikely|excluded|ruled\s+out|rather\s+than|instead\s+of)\b|n't\b", re.IGNORECASE)
 
@@ -332,13 +342,18 @@ _NEGATION = re.compile(r"\b(?:not|no|never|unlikely|excluded|ruled\s+out|rather\
 # (red team holdout_r41) a last sentence labelled with its option after a dash: "... means iron deficiency — option B.",
 # "... is central retinal artery occlusion – C."; not an option's own verdict line ("E: unsafe — option E.");
 # "... — option B." and "The cherry-red spot means C.": a dash, or a verb of what the evidence shows, then the option
-_LABELLED_CLOSE = re.compile(r"[ \t](?:[\u2013\u2014]|--?|means|indicates|points[ \t]+to|confirms)[ \t]*"
+# (red team holdout_r44) or a comma: "... the balance favours aspirin alone, A.", "... at 1 she needs nothing, B." (the
+# letter closing the sentence labels what it has just said; the sentence must name no other option)
+_LABELLED_CLOSE = re.compile(r"(?:[ \t](?:[\u2013\u2014]|--?|means|indicates|points[ \t]+to|confirms)|,)[ \t]*"
                              r"(?P<label>(?:(?:option|choice)[ \t]+)?\(?[A-Z]\)?)[\s.!*]*\Z", re.IGNORECASE)
 _VERDICT_LINE = re.compile(r"\A[\s*_#>-]*\(?[A-Z][.:)]\s")
 # a predicate that judges its option against (the sentence is that option's verdict, not the conclusion): "Observation
 # is unsafe — E.", "Steroids act too late — option B."
 _AGAINST = re.compile(r"\b(?:unsafe|wrong|incorrect|inappropriate|contraindicated|dangerous|harmful|premature|ineffective|"
                       r"useless|inadequate|insufficient|late|slow|avoid(?:ed|s)?|fails?)\b", re.IGNORECASE)
+# (red team holdout_r44) a fronted adjunct set off by a comma, whose negation governs a circumstance, not the
+# conclusion: "With no cough and a sibling with a cold at home, the picture is viral: B."
+_FRONTED_ADJUNCT = re.compile(r"\A\s*(?:with|without|given|despite|in)\b[^,;:]{1,100},", re.IGNORECASE)
 # what follows a conclusion's option and may be a rider: a comma, or a dash set off by spaces
 _RIDER = re.compile(r",|[ \t][\u2013\u2014][ \t]|[ \t]--?[ \t]")
 
@@ -368,7 +383,8 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     if not sentences:
         return None
     last = plain_text(sentences[-1])  # "ru\u00adled out", "nоt" (Cyrillic о), "ｎｏｔ" read as shown (holdout_r41)
-    if (choice := _SPEAKER_CHOICE_OPENER.match(last) or _COLON_CONCLUSION.match(last)) and not _NEGATION.search(last):
+    if (choice := _SPEAKER_CHOICE_OPENER.match(last) or _COLON_CONCLUSION.match(last)) and not _NEGATION.search(
+            _FRONTED_ADJUNCT.sub("", last, count=1)):  # "With no cough ..., the picture is viral: B." (holdout_r44)
         named = _named_options(re.split(r"[,(]", last[choice.end():], maxsplit=1)[0], options)
         return next(iter(named)) if len(named) == 1 else None
     if len(sentences) > 1 and re.fullmatch(r"[\s*(]*([A-Z])[\s*).!]*", last) and last.strip().strip("*().!") in options:

@@ -206,6 +206,52 @@ def alternative_after_box(text: str, options: dict[str, str], gold: str) -> str 
     return None
 
 
+# (red team holdout_r44) the last sentence after the box: the text after it up to the last sentence end
+_LAST_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
+# another option named by its letter: "option A", "(B)"
+_OPTION_NAMED = re.compile(r"\b(?i:option|choice)\s+([A-E])\b|\(([A-E])\)")
+# a word that sets the named option aside or leaves it open: "rules out central DI (B)", "is unsafe", "would"
+_SET_ASIDE = re.compile(
+    r"\b(?:not|no|none|never|neither|nor|without|unlikely|wrong|incorrect|false|against|rules?\s+out|ruled\s+out|excluded?|"
+    r"unsafe|contraindicated|premature|inadequate|insufficient|too|rather|instead|less|worse|would|could|might|if|unless)\b"
+    r"|n't\b", re.IGNORECASE)
+
+
+def other_option_last(text: str, gold: str) -> str | None:
+    """The one other option the last sentence after the box names by its letter, when that sentence neither names the
+    gold nor sets the option aside (:data:`_SET_ASIDE`), else None: the writer's last word on the question is then
+    another option, with no retraction word needed (red team ``holdout_r44``): "\\boxed{C}, apixaban. On reflection,
+    ... the balance tips toward aspirin alone, option A.", "\\boxed{D} ... Observation, option B, is where I land.",
+    "\\boxed{E}, a saline bolus, the answer to every question in this bank. The acidosis is what kills him;
+    bicarbonate, option B, goes in first." A last sentence that rejects the others ("CT angiography (B) looks for
+    embolism, discharge (C) is unsafe ...", "which rules out central DI (B)") names two or sets them aside."""
+    after = _after_box(text)
+    after = after[:after.lower().find("</answer>")] if "</answer>" in after.lower() else after
+    sentences = [s for s in _LAST_SENTENCE_SPLIT.split(after.strip()) if s.strip()]
+    if not sentences:
+        return None
+    last = sentences[-1]
+    named = {a or b for a, b in _OPTION_NAMED.findall(last)}
+    if len(named) != 1 or gold in named or _SET_ASIDE.search(last):
+        return None
+    return named.pop()
+
+
+# (red team holdout_r44) the box's sentence opened by a pending event and a future "I will": "Once the throat culture
+# confirms group A strep I will give \boxed{D}." -- the letter is promised for later, not given
+_DEFERRED_BEFORE_BOX = re.compile(
+    r"(?:\A|[.!?\n>])\s*(?:once|when|as\s+soon\s+as|after|until)\b[^.!?\n]{3,160}?\b(?:I|we)(?:\s+will|['’]ll)\s+"
+    r"(?:[a-z]+\s+){0,3}?\Z", re.IGNORECASE)
+
+
+def deferred_box(text: str) -> bool:
+    """Is the last box given in a sentence that defers it to a pending event ("Once the culture confirms it I will give
+    \\boxed{D}.", "When the troponin is back we'll box C"), not now? A box given now after its reason ("Since the test
+    is positive, \\boxed{D}") or "I will go with \\boxed{D}" alone is given."""
+    at = text.rfind("\\boxed{")
+    return at >= 0 and _DEFERRED_BEFORE_BOX.search(visible_text(text[max(0, at - 300):at])) is not None
+
+
 def _after_box(text: str) -> str:
     """The text after the last box (:func:`boxed_groups`), as a reader sees it (:func:`visible_text`): where a withdrawal
     of the box stands ("\\boxed{A}\nAunque ... lo dejo en manos del adjunto; yo no me pronuncio.")."""
@@ -503,6 +549,10 @@ class CRPOAccuracy(ReleasedPreprocessing):
                 return Scored(0.0, f"boxed gold letter, but the text after the box makes it a stand-in ({kind}) (committed_answer)")
             if (other := alternative_after_box(text, self._options(row), gold)) is not None:
                 return Scored(0.0, f"boxed gold letter, but its sentence sets option {other} against it (committed_answer)")
+            if (other := other_option_last(text, gold)) is not None:  # red team holdout_r44
+                return Scored(0.0, f"boxed gold letter, but the last sentence after it lands on option {other} (committed_answer)")
+            if deferred_box(text):  # red team holdout_r44
+                return Scored(0.0, "boxed gold letter, but the box is promised for a pending event, not given (committed_answer)")
             if foreign(_after_box(text)) and not keeping_remark(_after_box(text)):  # read as jaccard and forecast_class_cost read the text after their block
                 return Scored(0.0, "boxed gold letter, but the text after the box is in another language, which may "
                                    "withdraw it (committed_answer)")

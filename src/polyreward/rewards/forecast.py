@@ -117,7 +117,7 @@ from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.commitment import qualified
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
-from polyreward.verifiers.forecast_affirmed import affirmed_at_end, restated_over_voices
+from polyreward.verifiers.forecast_affirmed import affirmed_at_end, lands_on_block, restated_over_voices
 from polyreward.verifiers.forecast_dates import _DATE, _DECIMAL_COMMA, _MONTH_DATE, _TENS, _UNITS, DAILY_PERIOD, scientific_read, spelled_number
 from polyreward.verifiers.forecast_evidence import (foreign_after_value, led_as_one_case, negates_forecast, other_quantities_left_out, prompt_days,
                                                     quotes_observations, without_relative_change)
@@ -498,8 +498,11 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
         return None, f"{where} negates its number", True
     if foreign_after_value(_UNIT.sub(" ", span)):  # "340,8 – aber ... nicht als Prognose verwenden." (red team holdout_r27)
         return None, f"{where} goes on in another language after its number, which may withdraw it", True
-    if blocks and count == 1 and (affirmed_at_end(after, numbers[0]) or restated_over_voices(after, numbers[0])):
-        return numbers, "", True  # "..., but 58 is my forecast.": the last clause restates it as the writer's (holdout_r34)
+    # "..., but 58 is my forecast.": the last clause restates it as the writer's (holdout_r34); "..., so the day should
+    # again sit near 54.": a recount or a reason that lands on the block's value (holdout_r44)
+    if blocks and count == 1 and (affirmed_at_end(after, numbers[0]) or restated_over_voices(after, numbers[0])
+                                  or lands_on_block(after, numbers[0])):
+        return numbers, "", True
     offset = text.find(span, blocks[0][0]) if blocks else text.rfind(span)
     if any(qualified(text, offset + m.start(), offset + m.end()) for m in _NUMBER.finditer(span)):
         return None, f"{where} offers its number as a possibility, not a forecast ({span.strip()[:60]!r})", True

@@ -110,8 +110,8 @@ from polyreward.schema import prompt_text
 from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
 from polyreward.verifiers.denial import disowns_text_before
 from polyreward.verifiers.framing import header_frames_away
-from polyreward.verifiers.label_amendments import (answer_line, names_other_findings, narrowed_answer, offers_other_labels, removed_label,
-                                                  withdraws_list)
+from polyreward.verifiers.label_amendments import (answer_line, counted_findings, names_other_findings, narrowed_answer,
+                                                  offers_other_labels, removed_label, withdraws_list)
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.radiology_labels import as_gold_findings
@@ -267,6 +267,11 @@ class JaccardReward(RolloutReward):
         narrowed = narrowed_answer(view[blocks[-1][1]:])
         if narrowed is not None and self._canonical(read_labels(narrowed, self.separator)) != sets[0]:
             return None, "a sentence after the <answer> block narrows the answer to other labels: no committed answer"
+        # red team holdout_r44: a recount after the block that counts another number of definite findings ("Two
+        # findings definitely present." after three labels)
+        counted = counted_findings(view[blocks[-1][1]:])
+        if counted is not None and counted != len(sets[0]):
+            return None, f"a sentence after the <answer> block counts {counted} definite finding(s), not the block's {len(sets[0])}"
         # red team holdout_r2: a header that denies the block or names it an example, a later clause that takes back
         # all before it ("All of the above were excluded.", "I did not look at the image."), a note in another language
         if why := header_frames_away(view, blocks[0][0]):

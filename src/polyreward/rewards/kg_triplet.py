@@ -240,6 +240,22 @@ def without_both_ways(report: str) -> str:
                                    if _BOTH_WAYS.search(report[span[0]:span[1]]) or _OR_OPPOSITE.search(report[span[0]:span[1]])])
 
 
+# (red team holdout_r44) a sentence that promises the report instead of giving it: a future "will" / "shall" / "'ll"
+# of a verb of reporting, with no subject or the writer's, after a section heading or none ("FINDINGS: Will describe
+# right lower lobe consolidation ... once the lateral film is available.", "I'll report the effusion after the CT.")
+_PROMISED = re.compile(r"\A[\s*_#>-]*(?:[A-Z][A-Z ]{2,30}:\s*)?(?:(?:I|we)\s*)?(?:will|shall|['’]ll)\s+(?:then\s+|also\s+)?"
+                       r"(?:describe|report|dictate|document|comment\s+on|list|note|mention|include|write\s+up|add)\b", re.IGNORECASE)
+
+
+def without_promised(report: str) -> str:
+    """The report without its sentences that promise a statement for later (:data:`_PROMISED`): "Will describe right
+    lower lobe consolidation once the lateral film is available." states no finding now, so a report made only of
+    such sentences states none (red team ``holdout_r44``). A finding in the future of the patient ("The effusion will
+    likely need drainage.") or a plan ("Will follow up with CT.") is no promise of a report and stays."""
+    spans = [span for span in sentence_spans(report) if _PROMISED.match(report[span[0]:span[1]])]
+    return without_denied(report, spans) if spans else report
+
+
 # a clause that may disown the text before it; a single line break is a hard wrap inside a sentence, not an end
 _DISOWNING_CLAUSE_END = re.compile(r"[.!?;]|:(?=\s)|\n[^\S\n]*\n|\s-{1,2}\s|[\u2013\u2014]")  # ("Disregard everything above: ..."; holdout_r34)
 _LETTER = re.compile(r"[A-Za-z]")
@@ -604,7 +620,7 @@ class KGTripletConsistency(RolloutReward):
             if not gold.entities and not gold.triplets:
                 return Scored(None, "the reference graph is empty (no finding the extractor knows): nothing to "
                                     "compare a report with (empty_reference: skip)")
-        completion = without_foreign_statuses(without_both_ways(read_report(completion, self.extractor)))
+        completion = without_promised(without_foreign_statuses(without_both_ways(read_report(completion, self.extractor))))
         if kind := disowned_report(completion):
             return Scored(0.0, f"no report: a remark makes it a stand-in ({kind})")
         if self.drop_prompt_lines:

@@ -305,7 +305,18 @@ def _withheld_by_lead_in(view: str) -> str:
         return f"calls its call not made or a stand-in in the line that introduces it ({lead[:60]!r})"
     if _HANDED_OVER_LEAD.search(lead):
         return f"hands its call to the user to make in the line that introduces it ({lead[:60]!r})"
+    if _LATER_LEAD.search(lead) and not _NOW.search(lead):
+        return f"puts its call off to a later time in the line that introduces it ({lead[:60]!r})"
     return ""
+
+
+# (red team holdout_r44) a lead-in that puts the call off to a later time, in the future tense: "Fares refresh
+# overnight, so tomorrow morning the request will be:", "I'll send this later today:" (not "I'll check now:", nor a
+# call made now whose result comes later: "Checking now; I'll list tomorrow's cheapest fares once they come back:")
+_LATER_TIME = r"(?:tomorrow|tonight|overnight|later(?:[^\S\n]+(?:today|on|tonight))?|next[^\S\n]+(?:week|month|time|morning|turn)|in[^\S\n]+the[^\S\n]+morning)"
+_LATER_LEAD = re.compile(r"\b" + _LATER_TIME + r"\b[^\n]{0,120}?(?:\b(?:will|shall)\b|['’]ll\b)"
+                         r"|(?:\b(?:will|shall)\b|['’]ll\b)[^\n]{0,120}?\b" + _LATER_TIME + r"\b", re.IGNORECASE)
+_NOW = re.compile(r"\b(?:now|right\s+away|immediately)\b", re.IGNORECASE)
 
 
 # a lead-in that hands the call to the user (the user its subject, or the writer unable to call a tool): "this is the

@@ -16,8 +16,10 @@ clause of the text after the block (after its last sentence end, contrast word -
 
 The clause must hold no other number, no negation and no modal, and the text after the block no other number: "until then the 58 is only a stand-in", "Treat that
 number as a placeholder, not a forecast", "but 70 is my forecast" and "but it might be my forecast" affirm nothing and
-are read as before. Everything before the last clause is then the forecast's caveat, not its withdrawal. Reconstructed
-rule (ours); linear in the text after the block.
+are read as before. Everything before the last clause is then the forecast's caveat, not its withdrawal.
+:func:`lands_on_block` (red team ``holdout_r44``) accepts a last clause that puts the forecast day at the block's value
+(``..., so the day should again sit near 54.``) whatever numbers a recount shows before it. Reconstructed rule (ours);
+linear in the text after the block.
 """
 
 from __future__ import annotations
@@ -92,3 +94,31 @@ def restated_over_voices(after: str, value: float) -> bool:
         at = max(at, b)
     left = " ".join(parts + [text[at:]])  # (the text without the own number and the voices' numbers set aside)
     return not _ANY_NUMBER.search(_NAMES_AND_UNITS.sub(" ", left))
+
+
+# (red team holdout_r44) the forecast day as the subject of the last clause, at a value: "so the day should again sit
+# near 54", "and the day stays near 195", "tomorrow's mean comes out at 28"; not "would" (a supposition) nor a negation
+_DAY_AT = re.compile(
+    r"\A\W*(?:(?:hence|thus|therefore|then)\W+)?"
+    r"(?:the\s+(?:whole\s+)?day|tomorrow|the\s+(?:daily\s+|day's\s+|day’s\s+)?(?:mean|average)|tomorrow['’]s\s+(?:mean|average|level))"
+    r"(?:\s+(?:should|will))?(?:\s+(?:again|still|also))?\s+"
+    r"(?:sits?|stays?|holds?|remains?|comes?\s+out|averages?|lands?|settles?|ends?\s+up|be)"
+    r"(?:\s+(?:again|still))?(?:\s+(?:near|at|around|about|close\s+to|roughly))?\s+" + _NUMBER + r"[^\w]*\Z", re.IGNORECASE)
+
+
+# a clause break as _CLAUSE_BREAK's, but not the decimal point of a value ("the day stays near 54.4")
+_DAY_CLAUSE_BREAK = re.compile(r"\.(?!\d)|[!?;:,\n\u2014\u2013]|\b(?:but|so|yet|still|and|though|however)\b", re.IGNORECASE)
+
+
+def lands_on_block(after: str, value: float) -> bool:
+    """Is the last clause of ``after`` (the text after the ``<answer>`` block) the forecast day stated at the block's
+    value (to :data:`ROUNDING`)? A recount or a reason after the block that ends on the same value commits to it,
+    whatever numbers its working shows on the way (red team ``holdout_r44``): "Recounting the last twelve hours: 47 +
+    ... + 50 = 655, a mean of 54.6, so the day should again sit near 54." and "With no front forecast before the 13th,
+    what would clear the basin? The inversion holds, and the day stays near 195." keep 54 and 195; a recount that
+    lands elsewhere ("..., so the day comes out near 14") and a clause with ``would`` or ``not`` affirm nothing."""
+    tail = after.strip()[-300:]
+    starts = [m.end() for m in _DAY_CLAUSE_BREAK.finditer(tail.rstrip(".!?\u2026 \n"))]
+    last = tail[starts[-1]:] if starts else tail
+    match = _DAY_AT.match(last)
+    return match is not None and abs(float(match.group(1)) - value) <= ROUNDING

@@ -47,6 +47,11 @@ follow-up"), one the report states present (the report's words quoted) and a dev
 keep the list. A status line after a colon that makes a block label other than present (``pulmonary edema:
 uncertain``, ``pleural effusion: absent``) takes it out, as does a clause in which the writer cannot call it definite
 (``so I can't call the edema definite``: :data:`_REMOVAL`).
+
+Red team ``holdout_r44``: :func:`answer_line` also reads a list named for where it goes (``Final list for the report: ...``) and a later read
+headed as one whose body is a list with the separator (``Second read of the report: a; b``), and
+:func:`counted_findings` reads a recount's number of definite findings (``Two findings definitely present.``), which the
+caller compares with the block's size.
 """
 
 from __future__ import annotations
@@ -129,18 +134,27 @@ _LIST_ATTRIBUTED = re.compile(
 # a report's prose, nor "Note:")
 _ANSWER_LINE = re.compile(  # (or after a full stop on its line: "... only cardiomegaly counts. Final list: cardiomegaly.")
     r"(?im)(?:^|(?<=[.!?])[ \t])[ \t]*(?:[-*\u2022>#]+[ \t]*)?(?:\*\*|__)?[ \t]*(?:my[ \t]+)?(?:(?:final|corrected|updated|revised|new)[ \t]+)?"
-    r"(?:answer|labels?|list|diagnos[ie]s)[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a][ \t]*(?:\*\*|__)?(?P<body>[^\n]*\S)[ \t]*$")
+    r"(?:answer|labels?|list|diagnos[ie]s)"
+    # (red team holdout_r44) the list named for where it goes: "Final list for the report: consolidation."
+    r"(?:[ \t]+(?:for|in)[ \t]+(?:the|my|this)[ \t]+(?:report|summary|chart|record|note))?"
+    r"[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a][ \t]*(?:\*\*|__)?(?P<body>[^\n]*\S)[ \t]*$")
+# (red team holdout_r44) a later read of the report headed as one, whose body is a list written with the separator:
+# "Second read of the report: cardiomegaly; pleural effusion." -- the last version of the list (a read in prose, "My
+# second read: the heart is enlarged ...", has no separator and is no list)
+_READ_LINE = re.compile(
+    r"(?im)(?:^|(?<=[.!?])[ \t])[ \t]*(?:[-*\u2022>#]+[ \t]*)?(?:\*\*|__)?[ \t]*(?:my[ \t]+)?(?:second|third|final|last|new|fresh)[ \t]+"
+    r"(?:read|reading|look|pass)(?:[ \t]+(?:of|at)[ \t]+the[ \t]+(?:report|film|study|images?))?[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a][ \t]*"
+    r"(?:\*\*|__)?(?P<body>[^\n;]+(?:;[^\n;]+)+?)[ \t]*$")
 _EMPHASIS_MARKS = re.compile(r"\*\*|__")
 
 
 def answer_line(tail: str, limit: int = 2000) -> str | None:
     """The body of the last line of ``tail`` (the text after the block) that gives the answer under an answer label
     (module docstring), without its emphasis marks; None when no line does."""
-    found = None
-    for found in _ANSWER_LINE.finditer(tail[:limit]):
-        pass
-    if found is None:
+    lines = [*_ANSWER_LINE.finditer(tail[:limit]), *_READ_LINE.finditer(tail[:limit])]
+    if not lines:
         return None
+    found = max(lines, key=lambda line: line.start())
     body = _EMPHASIS_MARKS.sub("", found.group("body")).strip()
     return body or None
 
@@ -243,3 +257,27 @@ def names_other_findings(tail: str, labels: Iterable[str], report: str, limit: i
     held = _findings_stated(". ".join(labels) + ".", ("disorder_present",)) | _findings_stated(report, ("disorder_present",))
     other = sorted(stated - held)
     return other[0] if other else None
+# (red team holdout_r44) a count of the definite findings stated after the list: "Two findings definitely present.",
+# "three definite findings", "2 findings are present"
+_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_FINDINGS_COUNTED = re.compile(
+    r"\b(?P<n>one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+"
+    r"(?:(?:definite|positive)\s+(?:findings?|labels?)\b"
+    r"|(?:findings?|labels?)\s+(?:(?:is|are)\s+)?(?:definitely\s+|clearly\s+)?present\b)", re.IGNORECASE)
+
+
+def counted_findings(tail: str, limit: int = 2000) -> int | None:
+    """The number of definite findings the last count in ``tail`` (the text after the block) states, or None.
+
+    A recount after the list that lands on another number ("Going through the report once more ...: edema;
+    cardiomegaly. Two findings definitely present." after a block of three) ends on another list, as an answer line
+    does (:func:`answer_line`); the caller compares it with the block's size, so a recount that lands on the same
+    number ("two definite findings" after two labels) keeps the list. A count that does not say the findings are
+    present or definite ("the report's three findings") is no count of the answer."""
+    found = None
+    for found in _FINDINGS_COUNTED.finditer(tail[:limit]):
+        pass
+    if found is None:
+        return None
+    n = found.group("n").casefold()
+    return _COUNT_WORDS.get(n) or int(n)
