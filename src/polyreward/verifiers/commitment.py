@@ -43,6 +43,7 @@ from polyreward.verifiers.hedging import MODAL_WORDS, qualified, qualified_after
 from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.doubt_words import CONDITIONAL_WORDS, OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL, judges_own_subject, reason_denied, teaching_remark, without_denied_errors
+from polyreward.verifiers.withdrawal_words import UNDECIDED_BETWEEN
 from polyreward.verifiers.withdrawal_words import (ADJUSTED_FOR, CORRECTION_WORDS, HANDED_OVER, NO_INTERJECTIONS, OTHER_CANDIDATES, OWN_ANSWER_WITHDRAWN,
                                                    WITHDRAWN_OBJECT, forbidden_as_answer, without_avoided)
 from polyreward.verifiers.glossed_alternatives import glossed_alternative
@@ -507,6 +508,9 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             clause = " " * own_end + clause[own_end:]  # (the rest of its clause stays the option's: "C. Warfarin: a common mistake ...")
         if not clause.strip():
             continue
+        if not is_option_text and UNDECIDED_BETWEEN.search(clause) and not any(key(v) in keys for v in mention_pattern.finditer(clause)):
+            return "retracted"  # "That is 10 off ..., and I haven't found which of the two calculations has the slip" (holdout109):
+            # read in any clause, beside other values and after one about another value, since it names both
         if not is_option_text and scoped_away(clause, keys):
             return "retracted"  # "That is the count for the problem as I first misread it", "4 is an upper estimate" (holdout105)
         if counterfactual_clause(clause) or (not letters and not labels and (OTHER_VALUE_CLAUSE.match(clause) or
