@@ -98,6 +98,7 @@ def test_undecided_between_two_results(prompt, completion, gold, expected):
     ("I can't tell which of these two the problem wants", True),
     ("I'm not sure which is right", True),
     ("no idea which to go with", True),
+    ("Not sure which count is meant", True),
     ("I'm not sure which of these forms you want", False),
     ("I don't know which method your class uses", False),
     ("I know which one is right", False),
@@ -144,3 +145,51 @@ def test_a_summary_line_other_value(answer, delta, label):
     assert summary_concludes_other(text, text.index("}$") + 1, str(answer), same)
     text = f"$\\boxed{{{answer}}}$\n\n{label} {answer} items."
     assert not summary_concludes_other(text, text.index("}$") + 1, str(answer), same)
+
+
+RECT = "A rectangle has perimeter 36 cm and length 11 cm. What is its width, in cm?"
+RECT_WORK = "$2(11 + w) = 36 \\Rightarrow 11 + w = 18 \\Rightarrow w = \\boxed{7}$ cm.\n\n"
+
+FOLLOW_UP_KEY_CASES = [  # (completion, expected score) for the gold 7
+    (RECT_WORK + "Check your understanding: if the perimeter were 40 cm with the same length, what would the width be? *(Answer: 9 cm.)*", 1.0),
+    (RECT_WORK + "Try this one yourself: a perimeter of 50 cm and length 15 cm -- what is the width? (Solution: 10)", 1.0),
+    # a bracketed answer that keys no exercise handed to the reader, or a key after a statement, is read as before
+    (RECT_WORK + "Hmm, I may have slipped. (Answer: 9 cm.)", 0.0),
+    (RECT_WORK + "Check your understanding: the width is 9 cm. (Answer: 9 cm.)", 0.0),
+]
+
+
+@pytest.mark.parametrize("completion, expected", FOLLOW_UP_KEY_CASES)
+def test_the_key_of_an_exercise_handed_to_the_reader(completion, expected):
+    assert scorer(MathAccuracy, RECT)(completion, "7") == expected
+
+
+DIVISORS = "How many positive divisors does 48 have?"
+DIVISORS_WORK = "$48 = 2^4 \\cdot 3$, so it has $(4+1)(1+1) = \\boxed{10}$ positive divisors.\n\n"
+
+UNASKED_CASES = [  # (completion, expected score) for the gold 10
+    (DIVISORS_WORK + "Bonus (not part of the question): their sum is $(1+2+4+8+16)(1+3) = 31 \\cdot 4 = 124$.", 1.0),
+    (DIVISORS_WORK + "**Extra (not asked):** counting negative divisors too gives 20.", 1.0),
+    # no such label: another count after the answer competes with it; a doubt in the labelled line is still read
+    (DIVISORS_WORK + "Bonus: counting negative divisors too, it has 20. Not sure which count is meant.", 0.0),
+    (DIVISORS_WORK + "Bonus (not part of the question): I'm not sure the count above is right.", 0.0),
+]
+
+
+@pytest.mark.parametrize("completion, expected", UNASKED_CASES)
+def test_a_line_labelled_beyond_the_question(completion, expected):
+    assert scorer(MathAccuracy, DIVISORS)(completion, "10") == expected
+
+
+BALLOONS = "Sam buys 2 balloons for each of his 12 friends. How many balloons does he buy?"
+
+INTENDED_CASES = [  # (completion, expected score) for the gold 24
+    ("12 × 2 = 24\n#### 24\n\nNote: if Sam keeps 2 for himself, that's 26, so 26 is probably the intended answer.", 0.0),
+    ("12 × 2 = 24\n#### 24\n\nOn reflection 26 is most likely the expected answer.", 0.0),
+    ("12 × 2 = 24\n#### 24\n\nNote: if Sam kept 2 for himself he'd need 26, but he buys them for his friends, so 24 is the intended answer.", 1.0),
+]
+
+
+@pytest.mark.parametrize("completion, expected", INTENDED_CASES)
+def test_another_value_named_the_intended_answer(completion, expected):
+    assert scorer(MathAccuracy, BALLOONS)(completion, "24") == expected

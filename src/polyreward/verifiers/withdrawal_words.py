@@ -50,12 +50,13 @@ NO_INTERJECTIONS = r"(?:no|nein|non|não|нет)"
 # holdout109: the writer cannot tell which of two results it has reached is right ("The simulation and the count
 # disagree, and I don't know which one to trust", "I haven't found which of the two calculations has the slip",
 # "I can't tell which of these two the problem wants"): a negated verb of knowing, finding or telling whose object
-# is "which one", "which of the two / these", "which is right" or "which to trust" -- two candidates, none chosen
+# is "which one", "which of the two / these", "which is right", "which to trust" or "which count / value / result"
+# -- two candidates, none chosen
 # (not a form or method the reader prefers: "not sure which of these forms you want")
 UNDECIDED_BETWEEN_WORDS = (
     r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|unable\s+to|don't|do\s+not|didn't|did\s+not|haven't|have\s+not|not\s+sure|unsure|no\s+idea)"
     r"\s+(?:\w+\s+){0,2}?which\s+(?:one\b|of\s+(?:the|these|those|them)\b(?!\s+(?:\w+\s+)?(?:methods?|approach(?:es)?|ways?|forms?|formats?|notations?|units?)\b)|"
-    r"(?:is|was)\s+(?:right|correct|true)\b|to\s+(?:trust|believe|go\s+with|pick|choose)\b)")
+    r"(?:is|was)\s+(?:right|correct|true)\b|to\s+(?:trust|believe|go\s+with|pick|choose)\b|(?:value|count|number|result|answer|figure|total)\b)")
 UNDECIDED_BETWEEN = re.compile(UNDECIDED_BETWEEN_WORDS, re.IGNORECASE)
 
 
