@@ -14,7 +14,14 @@
   another value (``withdrawal_words.UNDECIDED_BETWEEN``, read by ``commitment.later_disowns``); not about a form or a
   method ("which of these forms you want"), nor a clause that names the answer.
 * A confidence noun whose degree is given in words, low ("Confidence in the boxed answer: low."), is a belief of one
-  half or less (``disowned_answers._LOW_LEVEL``); "Confidence: high" keeps the answer.
+  half or less (``disowned_answers._LOW_LEVEL``); "Confidence: high" keeps the answer. A confidence split over the
+  letters ("Confidence: C 50 %, B 50 %") that gives the answer one half or less picks no option
+  (``disowned_answers.letter_at_even_or_less``, read by ``choice``).
+* "26 is probably the intended answer" after the answer states 26 (``commitment._AFFIRMED_AFTER``: an adverb after
+  the copula, "the intended / expected answer"); a line labelled beyond the question ("Bonus (not part of the
+  question): their sum is 124.") states another quantity (``later_values.unasked_lines``); the bracketed key of an
+  exercise handed to the reader ("Check your understanding: ...? *(Answer: 9 cm.)*") is part of the follow-up
+  (``follow_ups``).
 """
 
 from __future__ import annotations
@@ -24,8 +31,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reading_helpers import scorer
+from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
-from polyreward.verifiers.disowned_answers import below_even_belief
+from polyreward.verifiers.disowned_answers import below_even_belief, letter_at_even_or_less
 from polyreward.verifiers.later_summary import summary_concludes_other
 from polyreward.verifiers.withdrawal_words import UNDECIDED_BETWEEN
 
@@ -193,3 +201,29 @@ INTENDED_CASES = [  # (completion, expected score) for the gold 24
 @pytest.mark.parametrize("completion, expected", INTENDED_CASES)
 def test_another_value_named_the_intended_answer(completion, expected):
     assert scorer(MathAccuracy, BALLOONS)(completion, "24") == expected
+
+
+MI = ("A 55-year-old man has crushing chest pain. The ECG shows ST elevation in leads II, III and aVF. Which coronary "
+      "artery is most likely occluded?\nA. Left anterior descending artery\nB. Left circumflex artery\nC. Right coronary artery\n"
+      "D. Left main coronary artery")
+MI_WORK = "Inferior ST elevation (II, III, aVF) usually means the right coronary artery.\n\n**Answer: C**\n\n"
+
+SHARE_CASES = [  # (completion, expected score) for the gold C
+    (MI_WORK + "Confidence: C 50 %, B 50 % -- a left-dominant circulation would make it the circumflex.", 0.0),
+    (MI_WORK + "Probabilities: B 0.6, C 0.4.", 0.0),
+    # the answer's share above one half, or a single confidence figure that is high
+    (MI_WORK + "Confidence: C 85 %, B 15 % -- left dominance is uncommon.", 1.0),
+    (MI_WORK + "Confidence: 90 %.", 1.0),
+]
+
+
+@pytest.mark.parametrize("completion, expected", SHARE_CASES)
+def test_a_belief_split_over_letters(completion, expected):
+    assert scorer(ChoiceAccuracy, MI)(completion, "C") == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(share=st.integers(1, 99), other=st.sampled_from("ABD"))
+def test_a_letter_share_decides_by_one_half(share, other):
+    """Whatever the split, "Confidence: C s %, X (100 - s) %" keeps C exactly when s is above one half."""
+    assert letter_at_even_or_less(f"Confidence: C {share} %, {other} {100 - share} %.", "C") == (share <= 50)

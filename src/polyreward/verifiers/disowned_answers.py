@@ -204,3 +204,25 @@ def scoped_away(clause: str, keys: set[str]) -> bool:
     return False
 
 
+# a degree of belief split over the options, each letter with its share: "Confidence: C 50 %, B 50 %", "probabilities:
+# A 0.3, C 0.6" (holdout109)
+_LETTER_SHARES = re.compile(r"\b(?:confidence|certainty|credence|probabilit(?:y|ies))\b[^\S\n]*[:：-]?[^\S\n]*"
+                            r"((?:[(\[]?[A-Z][)\]]?[^\S\n]*[:=]?[^\S\n]*(?:0?\.\d{1,3}|\d{1,3}(?:\.\d+)?[^\S\n]*%)[,;/]?[^\S\n]*){2,})", re.IGNORECASE)
+_LETTER_SHARE = re.compile(r"[(\[]?([A-Z])[)\]]?[^\S\n]*[:=]?[^\S\n]*(0?\.\d{1,3}|\d{1,3}(?:\.\d+)?[^\S\n]*%)")
+
+
+def letter_at_even_or_less(text: str, letter: str) -> bool:
+    """Does ``text`` split the writer's belief over two or more option letters, giving ``letter`` one half or less?
+
+    >>> letter_at_even_or_less("Answer: C. Confidence: C 50 %, B 50 % -- the vignette doesn't say.", "C")
+    True
+    >>> letter_at_even_or_less("Confidence: C 90 %, B 10 %.", "C")
+    False
+    """
+    for found in _LETTER_SHARES.finditer(text):
+        for pair in _LETTER_SHARE.finditer(found.group(1)):
+            if pair.group(1) == letter:
+                share = pair.group(2).replace(" ", "")
+                value = float(share[:-1]) / 100 if share.endswith("%") else float(share)
+                return value <= 0.5
+    return False
