@@ -53,6 +53,7 @@ from polyreward.verifiers.commitment import (
 from polyreward.verifiers.option_letters import bracketed_in_capitals, letter_is, letter_mentions, letter_pattern, withdrawn_in_clause
 from polyreward.verifiers.option_whole_text import asks, closing_option_text, later_option_text_disowns, lettered_text_answer, option_key as _norm
 from polyreward.verifiers.conclusions import concluded_otherwise
+from polyreward.verifiers.disowned_answers import letter_at_even_or_less
 from polyreward.verifiers.later_summary import summary_names_other_letter
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.option_statement import listed_with_another, named_by_words, opening_statement, spelled
@@ -493,6 +494,8 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
         return None, ""  # "My answer: C ✗ Correct answer: B ✓", "the expected answer is D. I answered C" (holdout11)
     if mentions and undecided(view, letter, letters, options, mentions[-1].start()):
         return None, SEVERAL  # "E in real life, B on the test", "None of these is correct ... closest is B" (undecided.py)
+    if mentions and letter_at_even_or_less(view, letter):
+        return None, SEVERAL  # "**Answer: C** ... Confidence: C 50 %, B 50 %": the belief split, C not preferred (holdout109)
     return result
 
 

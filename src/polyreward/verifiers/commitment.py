@@ -43,11 +43,12 @@ from polyreward.verifiers.hedging import MODAL_WORDS, qualified, qualified_after
 from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.doubt_words import CONDITIONAL_WORDS, OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL, judges_own_subject, reason_denied, teaching_remark, without_denied_errors
+from polyreward.verifiers.withdrawal_words import UNDECIDED_BETWEEN
 from polyreward.verifiers.withdrawal_words import (ADJUSTED_FOR, CORRECTION_WORDS, HANDED_OVER, NO_INTERJECTIONS, OTHER_CANDIDATES, OWN_ANSWER_WITHDRAWN,
                                                    WITHDRAWN_OBJECT, forbidden_as_answer, without_avoided)
 from polyreward.verifiers.glossed_alternatives import glossed_alternative
 from polyreward.verifiers.hypothetical import consequent_value, counterfactual_clause
-from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied, lead_ins_only
+from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied, lead_ins_only, unasked_lines
 from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, OTHER_VALUE_CLAUSE, POINTER, REJECTED,
                                                STANDS_BY_AFTER,
                                                STRONG_POINTER, VERIFYING, CHECK_OPENER, confirmed_check_end, fractions_as_values, names_a_part, of_a_denied_quantity, without_apology)
@@ -303,8 +304,9 @@ _DOUBT_AFTER = re.compile(r"\W{0,3}not\s+(?:(?:so|too|entirely|completely|quite|
 
 _MY_ANSWER = r"(?:my|our)\s+(?:(?:final|new|real|actual|updated|corrected)\s+)?(?:answer|choice|pick|selection)"
 _AFFIRMED_AFTER = re.compile(
-    r"[\s)*$}]*(?:(?:seems|looks|sounds|feels|is|was|must\s+be|should\s+be|would\s+be|appears)\s+(?:to\s+be\s+)?)?"
-    r"(?:(?:more\s+)?(?:right|correct|true|better|likely|accurate|valid)|the\s+(?:answer|one|solution|result)|it\s+is|it|instead"
+    # (an adverb of degree or likelihood may stand after the copula: "26 is probably the intended answer", holdout109)
+    r"[\s)*$}]*(?:(?:seems|looks|sounds|feels|is|was|must\s+be|should\s+be|would\s+be|appears)\s+(?:(?:probably|likely|most\s+likely|surely|clearly|really)\s+)?(?:to\s+be\s+)?)?"
+    r"(?:(?:more\s+)?(?:right|correct|true|better|likely|accurate|valid)|the\s+(?:(?:intended|expected)\s+)?(?:answer|one|solution|result)|it\s+is|it|instead"
     # "48 is the actual original price", "45 is the real total" (holdout24): the value named as what is truly asked
     r"|the\s+(?:actual|real|true|correct|right)\s+[a-z]+"
     # "45 is my final answer", "B becomes my answer" (holdout100): the value named the speaker's answer
@@ -484,6 +486,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             return value_key(match.group())
     about_other, checked_to = False, -1  # the clause before named another value or option without stating it as the answer
     kept: list[tuple[int, int]] | None = None  # the lines that declare the answer unchanged (read once, when a clause comes)
+    unasked: list[tuple[int, int]] | None = None  # the lines labelled as beyond the question (read once, when a clause comes)
     parts = list(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END))
     if letters and len(parts) > 1 and parts[0] == (end, end) and text[end - 1:end].isupper():
         del parts[0]  # "is C. Warfarin ...": a sentence ended by the letter's own period; the clause after it is the first (holdout97)
@@ -495,6 +498,10 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             kept = unchanged_lines(text, end, stop)
         if kept and any(a <= first and last <= b for a, b in kept) and all(key(v) in keys for v in value_pattern.finditer(clause)):
             continue  # "Edit: fixed a typo in the year; answer unchanged.": a note about another edit (holdout100)
+        if unasked is None:
+            unasked = [] if letters or labels else unasked_lines(text, end, stop)
+        if unasked and any(a <= first and last <= b for a, b in unasked) and not _withdraws(clause):
+            continue  # "Bonus (not part of the question): their sum is 124.": another quantity (holdout109)
         if not letters and not labels:  # "EDIT: \\frac{2}{3}" states 2/3 (holdout12)
             clause = fractions_as_values(clause)
             if (label := EXPLANATION_LABEL.match(clause)) is not None:
@@ -507,6 +514,9 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             clause = " " * own_end + clause[own_end:]  # (the rest of its clause stays the option's: "C. Warfarin: a common mistake ...")
         if not clause.strip():
             continue
+        if not is_option_text and UNDECIDED_BETWEEN.search(clause) and not any(key(v) in keys for v in mention_pattern.finditer(clause)):
+            return "retracted"  # "That is 10 off ..., and I haven't found which of the two calculations has the slip" (holdout109):
+            # read in any clause, beside other values and after one about another value, since it names both
         if not is_option_text and scoped_away(clause, keys):
             return "retracted"  # "That is the count for the problem as I first misread it", "4 is an upper estimate" (holdout105)
         if counterfactual_clause(clause) or (not letters and not labels and (OTHER_VALUE_CLAUSE.match(clause) or

@@ -48,6 +48,11 @@ _OWN = re.compile(r"\b(?:I|I'd|I'm|my|me|it's|it|this|that|answer|right|correct|
 _SHARE = re.compile(r"(?<![\w.])(?:(0?\.\d{1,3})|(\d{1,3}(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b)|(" + _COUNT + r")\s+(?:in|out\s+of)\s+(" + _COUNT + r"))(?![\w.])",
                     re.IGNORECASE)
 _AGAINST = re.compile(r"\bagainst\b", re.IGNORECASE)
+# a confidence noun's degree given in words, low (holdout109): "Confidence in the boxed answer: low.", "confidence:
+# fairly low", "certainty: very low" -- the noun, a short phrase naming what it is about, a colon or a dash, then the
+# level; "Confidence: high" and "low confidence intervals" say nothing of the kind
+_LOW_LEVEL = re.compile(r"(?:\s+(?:in|on|about|for)\s+(?:[\w'-]+\s+){0,3}?[\w'-]+)?\s*[:：—–-]\s*\**\s*(?:(?:very|fairly|quite|rather|pretty)\s+)?"
+                        r"(?:low|poor|weak|shaky|minimal)\b", re.IGNORECASE)
 
 
 _RIGHTNESS = re.compile(r"\b(?:right|correct|wrong|true|I\s+got\s+it)\b", re.IGNORECASE)
@@ -87,10 +92,14 @@ def below_even_belief(clause: str, keys: set[str]) -> bool:
     True
     >>> below_even_belief("Confidence: high — I checked each case twice.", {"204"})
     False
+    >>> below_even_belief("Confidence in the boxed answer: low.", {"30"})
+    True
     """
     belief = _BELIEF.search(clause)
     if belief is None:
         return False
+    if _LOW_LEVEL.match(clause, belief.end()):
+        return True  # "Confidence in the boxed answer: low." -- a low degree in words (holdout109)
     if belief.group().lower().startswith(("chance", "probab", "odds")) and not (_RIGHTNESS.search(clause) and _OWN.search(clause)):
         return False  # "a 25 % chance of rain": the problem's probability, not the writer's belief
     for found in _SHARE.finditer(clause):
@@ -195,3 +204,25 @@ def scoped_away(clause: str, keys: set[str]) -> bool:
     return False
 
 
+# a degree of belief split over the options, each letter with its share: "Confidence: C 50 %, B 50 %", "probabilities:
+# A 0.3, C 0.6" (holdout109)
+_LETTER_SHARES = re.compile(r"\b(?:confidence|certainty|credence|probabilit(?:y|ies))\b[^\S\n]*[:：-]?[^\S\n]*"
+                            r"((?:[(\[]?[A-Z][)\]]?[^\S\n]*[:=]?[^\S\n]*(?:0?\.\d{1,3}|\d{1,3}(?:\.\d+)?[^\S\n]*%)[,;/]?[^\S\n]*){2,})", re.IGNORECASE)
+_LETTER_SHARE = re.compile(r"[(\[]?([A-Z])[)\]]?[^\S\n]*[:=]?[^\S\n]*(0?\.\d{1,3}|\d{1,3}(?:\.\d+)?[^\S\n]*%)")
+
+
+def letter_at_even_or_less(text: str, letter: str) -> bool:
+    """Does ``text`` split the writer's belief over two or more option letters, giving ``letter`` one half or less?
+
+    >>> letter_at_even_or_less("Answer: C. Confidence: C 50 %, B 50 % -- the vignette doesn't say.", "C")
+    True
+    >>> letter_at_even_or_less("Confidence: C 90 %, B 10 %.", "C")
+    False
+    """
+    for found in _LETTER_SHARES.finditer(text):
+        for pair in _LETTER_SHARE.finditer(found.group(1)):
+            if pair.group(1) == letter:
+                share = pair.group(2).replace(" ", "")
+                value = float(share[:-1]) / 100 if share.endswith("%") else float(share)
+                return value <= 0.5
+    return False

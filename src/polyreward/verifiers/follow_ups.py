@@ -89,6 +89,18 @@ def is_follow_up(sentence: str) -> bool:
     return _AI_FOLLOW_UP.match(sentence) is not None and not re.search(r"\d", sentence)
 
 
+# the key of an exercise handed to the reader, in brackets of its own: "*(Answer: 9 cm.)*", "(Solution: 72)"
+_EXERCISE_KEY = re.compile(r"[\s*_]*[(\[][\s*_]*(?:answer|solution|key)[\s*_]*:[^()\[\]\n]{1,40}[)\]][\s*_.]*", re.IGNORECASE)
+
+
+def _exercise_key(sentence: str, before: str) -> bool:
+    """Is ``sentence`` the bracketed key of the exercise ``before`` hands to the reader (a follow-up of
+    :data:`_TO_THE_READER` that asks its question)? "Check your understanding: if the perimeter were 40 cm, what would
+    the width be? *(Answer: 9 cm.)*" -- the key answers the reader's exercise, not the question asked."""
+    return (_EXERCISE_KEY.fullmatch(sentence) is not None and before.rstrip(" *_").endswith("?") and is_follow_up(before)
+            and _TO_THE_READER.search(before) is not None)
+
+
 def without_follow_ups(text: str) -> str:
     """``text`` without the follow-up sentences that close it (module docstring); unchanged when it has none, and
     never cut to nothing: its first sentence stays."""
@@ -99,10 +111,14 @@ def without_follow_ups(text: str) -> str:
         return text  # (speed)
     starts = [gap.end() for gap in _SENTENCE_GAP.finditer(body, tail)][-6:]  # the last six sentences at most (never the first)
     cut = end = len(body)
-    for start in reversed(starts):
+    for number in range(len(starts) - 1, -1, -1):
+        start = starts[number]
         sentence = body[start:end]
         if not re.search(r"\w", sentence):
             end = start  # an emoji or a mark after the sentence ("... in more detail. 😊"): it goes with the follow-up before it
+            continue
+        if number and end == len(body) and _exercise_key(sentence, body[starts[number - 1]:start]):
+            cut = end = start  # "Check your understanding: ... what would the width be? *(Answer: 9 cm.)*" (holdout109)
             continue
         if not is_follow_up(sentence):
             break

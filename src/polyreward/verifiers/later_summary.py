@@ -26,8 +26,13 @@ _SECTION = re.compile(
     r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*|__)?[ \t]*(?:Summary|In\s+summary|To\s+summari[sz]e|Conclusion|In\s+conclusion|TL;?\s?DR|Recap|"
     r"Bottom\s+line|In\s+short|Explanation|Reasoning|Justification|Rationale|Derivation|Zusammenfassung|Fazit|Erklärung|Résumé|"
     r"En\s+résumé|Explication|Resumen|En\s+resumen|Conclusión|Explicación|Итог|Вывод|Резюме|Объяснение|总结|小结|结论|解释|"
-    r"まとめ|結論|説明)[ \t]*(?:\*\*|__)?[ \t]*(?:[:：]|$)[ \t]*(?:\*\*|__)?",
+    r"まとめ|結論|説明|Errat(?:um|a)|Corrigendum|Correction|Update)[ \t]*(?:\([^()\n]{1,40}\))?[ \t]*(?:\*\*|__)?[ \t]*(?:[:：]|$)[ \t]*(?:\*\*|__)?",
     re.IGNORECASE | re.MULTILINE)
+# the labels of a one-statement summary (holdout109): what such a section states is its conclusion, with or without a
+# conclusion word ("**In short:** 3 × 16 × 25 = **1,500** corn plants." after \boxed{1200}); an explanation or a
+# derivation lists steps, so its last equation is only a step
+_SUMMARY_LABEL = re.compile(r"(?:Summary|In\s+summary|To\s+summari[sz]e|Conclusion|In\s+conclusion|TL;?\s?DR|Recap|Bottom\s+line|"
+                            r"In\s+short)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?=\s|\Z)|[!?。]|\n")
 _NUMBER = re.compile(r"(?<![\w.^])-?\d+(?:[.,]\d+)*(?!\w)")
 # what concludes a sentence on its value: a conclusion word before it (an equals sign alone is a step: "Toulouse has
@@ -39,10 +44,28 @@ _CONCLUDES = re.compile(r"\b(?:so|thus|therefore|hence|which\s+means|in\s+total|
 
 def _last_section(text: str, end: int) -> str | None:
     """The text of the last labelled section after ``end`` (to the end of the text), or None."""
+    last = _last_label(text, end)
+    return None if last is None else text[last.end():]
+
+
+def _last_label(text: str, end: int) -> re.Match | None:
     last = None
     for last in _SECTION.finditer(text, end):
         pass
-    return None if last is None else text[last.end():]
+    return last
+
+
+def _states_one_value(label: re.Match, section: str) -> bool:
+    """Is the section a one-statement summary (a summary label, one sentence with a number) whose sentence closes on
+    its last value? ``TL;DR: 3 × 16 × 25 = 1,500 corn plants.`` states 1,500; ``Summary: multiply the rows, then add.``
+    and ``Explanation: 16 × 25 = 400 per field.`` (a step) state no conclusion."""
+    if _SUMMARY_LABEL.search(label.group()) is None:
+        return False
+    sentences = [s for s in _SENTENCE_END.split(section) if _NUMBER.search(s)]
+    if len(sentences) != 1:
+        return False
+    numbers = list(_NUMBER.finditer(sentences[0]))
+    return _STATED_TAIL.fullmatch(sentences[0], numbers[-1].end()) is not None
 
 
 def _last_sentence_with(section: str, pattern: re.Pattern) -> str | None:
@@ -61,16 +84,17 @@ def summary_concludes_other(text: str, end: int, answer: str, same: Callable[[st
     without naming the answer there?"""
     if _PLAIN_NUMBER.fullmatch(answer) is None:
         return False
-    section = _last_section(text, end)
-    if section is None:
+    label = _last_label(text, end)
+    if label is None:
         return False
+    section = text[label.end():]
     sentence = _last_sentence_with(section, _NUMBER)
     if sentence is None:
         return False
     numbers = list(_NUMBER.finditer(sentence))
     if any(same(number.group()) for number in numbers):
         return False  # the conclusion names the answer: "so together 20 + 80 + 160 = 260 sheep"
-    return _CONCLUDES.search(sentence, 0, numbers[-1].start()) is not None
+    return _CONCLUDES.search(sentence, 0, numbers[-1].start()) is not None or _states_one_value(label, section)
 
 
 def summary_names_other_letter(text: str, end: int, letter: str, letters: str) -> bool:

@@ -235,3 +235,30 @@ def lead_ins_only(before: str) -> bool:
     """Is ``before`` (a clause up to its value) only short lead-ins set off by commas ("Actually, on reflection,")?
     A value after them closes the clause as a statement, as after at most two words."""
     return _LEAD_INS.match(before) is not None
+
+
+# a line the writer labels as beyond the question, in a parenthesis after its label (holdout109): "Bonus (not part of
+# the question): their sum is 124.", "**Extra (not asked):** ...", "Side note (beyond what was asked): ..."
+_UNASKED_LABEL = re.compile(
+    r"^[^\S\n]*[*_>#-]*[^\S\n]*(?:[A-Za-z][A-Za-z-]*[^\S\n]+){0,2}?[A-Za-z][A-Za-z-]*[^\S\n]*[*_]*[^\S\n]*\("
+    r"(?:not\s+(?:part\s+of\s+(?:the|this|your)\s+(?:question|problem|task)|(?:what\s+(?:was|you)\s+)?asked(?:\s+for)?|required|needed)|"
+    r"beyond\s+(?:the\s+question|what\s+(?:was|you)\s+asked)|outside\s+the\s+question|unasked)\)[^\S\n]*[*_]*[^\S\n]*:",
+    re.IGNORECASE | re.MULTILINE)
+
+
+def unasked_lines(text: str, start: int, stop: int) -> list[tuple[int, int]]:
+    """The spans of the lines in ``text[start:stop]`` whose label says, in a parenthesis, that they go beyond the
+    question ("Bonus (not part of the question): their sum is 124."): their values are another quantity's, so they
+    state no other answer (a clause of theirs that withdraws or doubts is still read as one).
+
+    >>> text = "So 10 divisors.\\n\\nBonus (not part of the question): their sum is 124."
+    >>> [text[a:b] for a, b in unasked_lines(text, 0, len(text))]
+    ['Bonus (not part of the question): their sum is 124.']
+    >>> unasked_lines("Bonus: counting negatives too, 18.", 0, 35)
+    []
+    """
+    spans = []
+    for found in _UNASKED_LABEL.finditer(text, start, stop):
+        line_end = text.find("\n", found.end(), stop)
+        spans.append((found.start(), stop if line_end < 0 else line_end))
+    return spans

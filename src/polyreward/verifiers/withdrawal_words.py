@@ -46,6 +46,20 @@ CORRECTION_WORDS = "|".join(CORRECTION.values())
 # the interjection "no" of those languages: with a colon after it, it opens a correction ("wait, no: 45", "C, non : E")
 NO_INTERJECTIONS = r"(?:no|nein|non|não|нет)"
 
+
+# holdout109: the writer cannot tell which of two results it has reached is right ("The simulation and the count
+# disagree, and I don't know which one to trust", "I haven't found which of the two calculations has the slip",
+# "I can't tell which of these two the problem wants"): a negated verb of knowing, finding or telling whose object
+# is "which one", "which of the two / these", "which is right", "which to trust" or "which count / value / result"
+# -- two candidates, none chosen
+# (not a form or method the reader prefers: "not sure which of these forms you want")
+UNDECIDED_BETWEEN_WORDS = (
+    r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|unable\s+to|don't|do\s+not|didn't|did\s+not|haven't|have\s+not|not\s+sure|unsure|no\s+idea)"
+    r"\s+(?:\w+\s+){0,2}?which\s+(?:one\b|of\s+(?:the|these|those|them)\b(?!\s+(?:\w+\s+)?(?:methods?|approach(?:es)?|ways?|forms?|formats?|notations?|units?)\b)|"
+    r"(?:is|was)\s+(?:right|correct|true)\b|to\s+(?:trust|believe|go\s+with|pick|choose)\b|(?:value|count|number|result|answer|figure|total)\b)")
+UNDECIDED_BETWEEN = re.compile(UNDECIDED_BETWEEN_WORDS, re.IGNORECASE)
+
+
 # holdout73: the choice handed to the reader or to a key ("Go with whichever your textbook says.", "Pick the one that
 # matches your answer key.", "je vous laisse choisir", "te dejo elegir"), or a definite answer declined ("je préfère ne
 # pas donner de solution définitive", "no puedo elegir una sola", "決められません")
@@ -69,6 +83,7 @@ HANDED_OVER_WORDS = (
     r"(?:reading|interpretation|meaning|sense|version)\s+(?:is|was|they|you|the\s+\w+)?\s*(?:\w+\s+)?(?:intended|meant|means|wants?|right|correct)\b|"
     r"\bno\s+(?:sé|puedo\s+saber|puedo\s+decir)\s+(?:qué|cuál)\s+(?:interpretación|lectura)|\bje\s+ne\s+(?:sais|peux)\s+pas\s+(?:dire\s+)?quelle\s+(?:lecture|interprétation)|"
     r"\bkann\s+(?:ich\s+)?nicht\s+(?:sagen|entscheiden),?\s+welche\s+(?:Lesart|Interpretation|Deutung)|"
+    "(?:" + UNDECIDED_BETWEEN_WORDS + r")|"
     r"\b(?:depende|dépend|dipende|hängt)\s+(?:de|da|di|von)\s+(?:la|le|l'|el|del|des|der|dem|quale)?\s*(?:définition|definición|definição|definizione|definition|interprétation|interpretación|examen|esame|prüfung)\b|"
     # holdout91, #32: the writer declines to commit in its own words after naming an option ("I can't choose from the
     # information given", "I'd mark none of the options", "I'll abstain", "I'll pass on this one", "je m'abstiens") --
