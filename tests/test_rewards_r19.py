@@ -68,9 +68,20 @@ def test_a_percentage_change_from_the_prompts_day_never_withdraws(pct, way, day)
 @settings(max_examples=80, deadline=None)
 @given(st.integers(min_value=0, max_value=500), st.integers(min_value=0, max_value=500))
 def test_a_band_that_is_not_the_values_own_never_commits(low, high):
-    """Only the forecast's own class band (Korea PM2.5 'bad': 36–75) may follow the block; any other range withdraws."""
+    """Only a range inside the forecast's own class (Korea PM2.5 'bad': 36–75) that holds the value may follow the
+    block -- the class band itself or a plausible range inside it (holdout_r40's rule: the class score reads the class
+    alone, so neither can change what is paid); a range that crosses a class edge or leaves the value out withdraws.
+    (The property said "the class band only" until holdout_r40; it failed on about one run in eight, whenever
+    hypothesis drew a range such as 36–52.)"""
     commits = _forecast(f"<answer>52</answer> (bad, {low}–{high} µg/m³)") == [52.0]
-    assert commits is (high == 75 and low in (35, 36))
+    assert commits is (35 <= low <= 52 <= high <= 75)
+
+
+@pytest.mark.parametrize("band,commits", [("36–75", True), ("35–75", True), ("40–60", True), ("36–52", True), ("52–75", True),
+                                          ("15–75", False), ("36–76", False), ("53–75", False), ("36–51", False),
+                                          ("76–150", False), ("0–35", False)])
+def test_ranges_after_the_block_commit_only_inside_the_values_class(band, commits):
+    assert (_forecast(f"<answer>52</answer> (bad, {band} µg/m³)") == [52.0]) is commits
 
 
 # --- crpo_english (measure: language): an answer encoded in Base64 is no English ---------------------------------------

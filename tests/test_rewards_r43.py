@@ -130,6 +130,13 @@ def test_jaccard_text_after_the_block(tail, paid):
         ("The opacities are from the edema.", ["pulmonary edema"], "Diffuse opacities. Pulmonary edema.", None),
         ("No effusion, consolidation or pneumothorax.", ["cardiomegaly"], "", None),
         ("", ["cardiomegaly"], "", None),
+        # a finding placed in another patient's or an earlier study's record is no finding of this study (found at
+        # the stop 60 merge: test_rewards_r18's 'labels of the old film' remark had become refused)
+        ("The labels of the old film (pneumothorax) were on another patient.", ["fracture"], "Rib fracture.", None),
+        ("The effusion was on the prior CT, not on this film.", ["fracture"], "Rib fracture.", None),
+        # a comparison that states a finding of this study still competes with the list
+        ("Compared with the prior film, there is a new pleural effusion.", ["fracture"], "Rib fracture.",
+         "pleural effusion"),
     ],
 )
 def test_names_other_findings(tail, labels, report, named):

@@ -233,6 +233,17 @@ _LEFT_OUT = re.compile(
     r"correlat\w*|recommend\w*|advis\w*|consider\w*|evaluat\w*|differential)\b", re.IGNORECASE)
 
 
+# a sentence that places the findings it names in another patient's or an earlier study's record is no finding of this
+# study: "The labels of the old film (pneumothorax) were on another patient.", "the effusion was on the prior CT";
+# a comparison that states a finding of this study ("Compared with the prior film, a new pneumothorax") is read
+_ANOTHER_RECORD = re.compile(
+    r"\b(?:another|other|different|wrong)\s+patient'?s?\b"
+    r"|\b(?:of|on|from|in)\s+(?:the|that|an?)\s+(?:old|older|prior|previous|earlier)\s+"
+    r"(?:films?|stud(?:y|ies)|exams?|radiographs?|x-?rays?|ct|mri|reports?|images?)\b", re.IGNORECASE)
+# the sentences of the text after the block, inside which _STATEMENT cuts clauses
+_SENTENCE = re.compile(r"[.!?\n]+")
+
+
 def _findings_stated(text: str, statuses: tuple[str, ...] = ("disorder_present",)) -> set[str]:
     """The lexicon findings ``text`` states with one of ``statuses`` (read as a report is, conflicts kept)."""
     from polyreward.verifiers.radiology_kg import extract_kg
@@ -249,9 +260,12 @@ def names_other_findings(tail: str, labels: Iterable[str], report: str, limit: i
     if not text.strip():
         return None
     stated = set()
-    for clause in _STATEMENT.split(text):
-        if clause.strip() and not _LEFT_OUT.search(clause):
-            stated |= _findings_stated(clause)
+    for sentence in _SENTENCE.split(text):
+        if _ANOTHER_RECORD.search(sentence):
+            continue
+        for clause in _STATEMENT.split(sentence):
+            if clause.strip() and not _LEFT_OUT.search(clause):
+                stated |= _findings_stated(clause)
     if not stated:
         return None
     held = _findings_stated(". ".join(labels) + ".", ("disorder_present",)) | _findings_stated(report, ("disorder_present",))
