@@ -536,7 +536,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
                 others = [v for v in others if v not in operated]
                 mentions = sorted(mentions + operated, key=lambda v: v.start())
             if others and confirming_from == -1:
-                confirming_from = confirming_check_start(text, end, stop, lambda said: [key(v) in keys for v in value_pattern.finditer(said)])
+                confirming_from = confirming_check_start(text, end, stop, lambda said: [key(v) in keys for v in value_pattern.finditer(said)],
+                                                         answer)
             if others and confirming_from is not None and first >= confirming_from:
                 others = []  # "Second method: ... 100 + 80 + 72 = 252, the same.": a confirming check's work (later_values; #32)
         if mentions and _rejects_after_values(clause, mentions, others, bool(letters or labels)):

@@ -285,14 +285,14 @@ _AGREES = re.compile(r"\b(?:indeed|agree[sd]?|same|match(?:es|ed)?|confirm(?:s|e
 _PARAGRAPH_BREAK = re.compile(r"\n[^\S\n]*\n\s*")
 
 
-def confirming_check_start(text: str, start: int, stop: int, answers) -> int | None:
+def confirming_check_start(text: str, start: int, stop: int, answers, answer: str = "") -> int | None:
     """Where a check section that confirms the answer starts in ``text[start:stop]`` (the text after the answer), or
-    None. ``answers(paragraph)`` says of each value of a paragraph, in order, whether it is the answer.
+    None. ``answers(paragraph)`` says of each value of a paragraph, in order, whether it is the answer (``answer``).
 
     Rule: from a line that opens with a heading of checking (:data:`_CHECK_SECTION_HEADING`) to the end, no
     paragraph states a verdict of disagreement (:data:`_DISAGREES`), and every paragraph that states a value ends on
-    the answer -- a paragraph that ends in a colon goes on in the next ("Recount by blocks (...):" and its table) --
-    or, done at another instance of the formula ("for n = 4"), says its sides agree (:data:`_AGREES`). Its values are
+    the answer or on a range that holds it ("between 5,600 and 7,000 -- it does") -- a paragraph that ends in a colon
+    goes on in the next ("Recount by blocks (...):" and its table) -- or, done at another instance of the formula ("for n = 4"), says its sides agree (:data:`_AGREES`). Its values are
     then the check's work, no other answer: "\\boxed{252}. Second method: first digit 7: 100; ... Total 100 + 80 + 72
     = 252, the same." A check that ends on another value ("Alternative method: ... = 40 - 10 = 30."), or says it
     differs ("The recount gives 46, one fewer than above."), confirms nothing; withdrawals and denials inside a
@@ -306,16 +306,23 @@ def confirming_check_start(text: str, start: int, stop: int, answers) -> int | N
     >>> confirming_check_start(text, 15, len(text), is_252) is None
     True
     """
+    opens = check_section_opening(text, start, stop)
+    return opens if opens is not None and _confirms(text[opens:stop], answers, answer) else None
+
+
+def check_section_opening(text: str, start: int, stop: int) -> int | None:
+    """Where the first line of ``text[start:stop]`` after its first line break that opens with a heading of checking
+    (:data:`_CHECK_SECTION_HEADING`) starts, or None."""
     line = text.find("\n", start, stop)
     while line >= 0:
         opens = line + 1
         if _CHECK_SECTION_HEADING.match(text, opens, stop) is not None:
-            return opens if _confirms(text[opens:stop], answers) else None
+            return opens
         line = text.find("\n", opens, stop)
     return None
 
 
-def _confirms(section: str, answers) -> bool:
+def _confirms(section: str, answers, answer: str) -> bool:
     """Does ``section`` (a check section to the end of the text) confirm the answer (see :func:`confirming_check_start`)?"""
     if _DISAGREES.search(section):
         return False
@@ -324,13 +331,36 @@ def _confirms(section: str, answers) -> bool:
         paragraph += part + "\n"
         if part.rstrip(" *_").endswith(":"):
             continue  # "Recount by blocks of 15 (...):": the table after it is its body
-        if not _ends_on_answer(paragraph, answers):
+        if not _ends_on_answer(paragraph, answers, answer):
             return False
         paragraph = ""
-    return _ends_on_answer(paragraph, answers)
+    return _ends_on_answer(paragraph, answers, answer)
 
 
-def _ends_on_answer(paragraph: str, answers) -> bool:
-    """Does ``paragraph`` state no value, end on the answer, or agree at another instance of the formula?"""
+def _ends_on_answer(paragraph: str, answers, answer: str) -> bool:
+    """Does ``paragraph`` state no value, end on the answer or on a range that holds it, or agree at another instance
+    of the formula?"""
     flags = answers(paragraph)
-    return not flags or flags[-1] or (_OTHER_INSTANCE.search(paragraph) is not None and _AGREES.search(paragraph) is not None)
+    return (not flags or flags[-1] or _ends_on_range_holding(paragraph, answer)
+            or (_OTHER_INSTANCE.search(paragraph) is not None and _AGREES.search(paragraph) is not None))
+
+
+# a range the check ends on: "so the answer should lie between 5,600 and 7,000 -- it does", "from 1,200 to 1,400"
+_RANGE = re.compile(r"\b(?:between|from)[^\S\n]+\$?(-?\d[\d,]{0,20}(?:\.\d{1,12})?)\$?[^\S\n]+(?:and|to)[^\S\n]+\$?(-?\d[\d,]{0,20}(?:\.\d{1,12})?)")
+
+
+_PLAIN_NUMBER = re.compile(r"-?\d[\d,]{0,20}(?:\.\d{1,12})?")
+
+
+def _ends_on_range_holding(paragraph: str, answer: str) -> bool:
+    """Is the last value of ``paragraph`` the top of a range ("between 5,600 and 7,000") that holds ``answer`` (a plain
+    number, "6,580")? An estimate that brackets the answer confirms it; one that misses it does not."""
+    number = _PLAIN_NUMBER.search(answer)
+    if number is None:
+        return False
+    value = float(number.group().replace(",", ""))
+    for found in _RANGE.finditer(paragraph):
+        if re.search(r"\d", paragraph[found.end():]) is None:
+            low, high = (float(end.replace(",", "")) for end in found.groups())
+            return low <= value <= high
+    return False
