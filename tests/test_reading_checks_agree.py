@@ -10,6 +10,9 @@ with no verdict of disagreement, every paragraph of which ends on the answer, on
 another instance of the formula ("for n = 3 ... and indeed ..."). A check that lands on another value with no
 verdict, or says it differs, still leaves the answer uncommitted; withdrawals inside a check are read as before.
 
+A closing line that computes on from the value before it ("Total: $48 + $18 = $66" after "= $18") ends on its
+result, not on the value (`remark_values.uses_as_term`), unless it checks that value (a tick, a word of checking).
+
 The rows below are written for this file (not copies of the red-team rows).
 """
 
@@ -50,6 +53,21 @@ CASES = [  # (prompt, gold, completion, expected score)
     (SQUARES, "400", SQUARES_WORK + "Alternative check: adding them up directly, $1 + 3 + \\dots + 39$ comes to 420.", 0.0),
     (PENS, "263", PENS_WORK + "Double-check by adding back: $264 + 97 = 361$, so the second line is wrong and 264 is right.", 0.0),
 ]
+
+
+SHOP = "Pencils cost $2 and pens cost $5. Ann buys 6 pencils and 4 pens. How much does she pay, in dollars?"
+SHOP_WORK = "Pencils: 6 × $2 = $12.\nPens: 4 × $5 = $25.\n\nRedoing the pens: 4 × $5 = $20. "
+
+REMARK_CASES = [  # a closing line that computes on from the value before it ends on its result (#32, holdout110)
+    (SHOP, "32", SHOP_WORK + "Total: $12 + $20 = $32.", 1.0),
+    (SHOP, "20", SHOP_WORK + "Total: $12 + $20 = $32.", 0.0),
+    (SHOP, "20", "Pens: 4 × $5 = $20.\n\nCheck: 20 ÷ 5 = 4 pens ✓", 1.0),  # a check of the value keeps it
+]
+
+
+@pytest.mark.parametrize("prompt, gold, completion, expected", REMARK_CASES)
+def test_a_closing_sum_on_the_value_ends_on_its_result(prompt, gold, completion, expected):
+    assert scorer(MathAccuracy, prompt)(completion, gold) == expected
 
 
 @pytest.mark.parametrize("prompt, gold, completion, expected", CASES)

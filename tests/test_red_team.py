@@ -283,14 +283,11 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   pack); a condition in parentheses after the root ("Only $x = 4$ survives ... ($x - 2$ must be positive)") is
     #   read as the last expression; "so that's x" names the variable, not its value, and reading it as x = 5 takes
     #   anaphora; a per-dose amount after the daily total ("900 mg. Split in two: give 450 mg per dose") is read as
-    #   900; a recomputed line ("Redoing the children: 3 × $6 = $18. Total: $48 + $18 = $66") is read at the redone
-    #   value, 18, not at the total after it -- a correction's value wins over later work as it must for "42. Wait,
-    #   redo: 45."
+    #   900 (the recomputed line "... = $18. Total: $48 + $18 = $66" is now read at its total: remark_values.uses_as_term)
     ("holdout110", "x110_m_pleasantry_after_answer", "She still needs 120 − 87 = 33 stickers. "),
     ("holdout110", "x110_m_only_root_survives_domain", "Combine the logs: $\\log_2 [x(x-2)] = 3$,"),
     ("holdout110", "x110_m_checks_out_so_thats_x", "3x = 15, so x = 5. Plugging back in: 3·5"),
     ("holdout110", "x110_m_imperative_give_dose", "Daily: 45 mg/kg × 20 kg = 900 mg. Split "),
-    ("holdout110", "x110_m_silent_redo_to_gold", "Adults: 4 × $12 = $48.\nChildren: 3 × $6 "),
     # holdout109 (what comes after the answer, written blind), left open after its rules and issue #32's check
     #   sections (later_values.confirming_check_start: a second method, an estimate, a recount table, a small case and
     #   a final check that confirm are now read): a complementary share after the answer ("the girls make up the other
