@@ -283,29 +283,18 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   pack); a condition in parentheses after the root ("Only $x = 4$ survives ... ($x - 2$ must be positive)") is
     #   read as the last expression; "so that's x" names the variable, not its value, and reading it as x = 5 takes
     #   anaphora; a per-dose amount after the daily total ("900 mg. Split in two: give 450 mg per dose") is read as
-    #   900; a recomputed line ("Redoing the children: 3 × $6 = $18. Total: $48 + $18 = $66") is read at the redone
-    #   value, 18, not at the total after it -- a correction's value wins over later work as it must for "42. Wait,
-    #   redo: 45."
+    #   900 (the recomputed line "... = $18. Total: $48 + $18 = $66" is now read at its total: remark_values.uses_as_term)
     ("holdout110", "x110_m_pleasantry_after_answer", "She still needs 120 − 87 = 33 stickers. "),
     ("holdout110", "x110_m_only_root_survives_domain", "Combine the logs: $\\log_2 [x(x-2)] = 3$,"),
     ("holdout110", "x110_m_checks_out_so_thats_x", "3x = 15, so x = 5. Plugging back in: 3·5"),
     ("holdout110", "x110_m_imperative_give_dose", "Daily: 45 mg/kg × 20 kg = 900 mg. Split "),
-    ("holdout110", "x110_m_silent_redo_to_gold", "Adults: 4 × $12 = $48.\nChildren: 3 × $6 "),
-    # holdout109 (what comes after the answer, written blind), left open after its rules: a check after the answer
-    #   that states other values of its own and agrees only in words -- a second method's cases (100, 80, 72 "the
-    #   same"), an estimate's bounds ("between 5,600 and 7,000 -- it does"), a recount table's rows, a small case of the
-    #   formula (n = 4 gives 10), a final check that lists the numbers it counts; telling these from a check that ends
-    #   on another value ("The recount gives 46") needs what the check computes, not its words, and a recount whose
-    #   total row restates the answer is refused with its rows. A complementary share after the answer ("the girls
-    #   make up the other 60%") is read as the last value; and a letter under a counterfactual of another question in
-    #   the same sentence as the answer ("If the question had asked which is preferred, A would be good -- but ..., so
-    #   C"; "if the thyroid had been tender, think of B instead") is read as a letter offered under a condition
-    ("holdout109", "x109_m_g_complement_then_cases_agree", "Complementary counting: 3-digit numbers "),
-    ("holdout109", "x109_m_g_estimate_brackets_gold", "235 × 28 = 235 × 30 − 235 × 2 = 7050 − 4"),
-    ("holdout109", "x109_m_g_block_recount_table_confirms", "By inclusion-exclusion: $20 + 12 - 4 = \\"),
-    ("holdout109", "x109_m_g_small_case_formula_check", "Using $\\frac{n(n+1)}{2}$ with $n = 50$: "),
+    # holdout109 (what comes after the answer, written blind), left open after its rules and issue #32's check
+    #   sections (later_values.confirming_check_start: a second method, an estimate, a recount table, a small case and
+    #   a final check that confirm are now read): a complementary share after the answer ("the girls make up the other
+    #   60%") is read as the last value; and a letter under a counterfactual of another question in the same sentence
+    #   as the answer ("If the question had asked which is preferred, A would be good -- but ..., so C"; "if the
+    #   thyroid had been tender, think of B instead") is read as a letter offered under a condition
     ("holdout109", "x109_m_g_interpretation_other_percent_after", "Boys: 30 − 18 = 12. Percent: 12/30 × 100"),
-    ("holdout109", "x109_m_g_final_check_reopens_then_confirms", "$\\varphi(30) = 30 \\cdot \\frac{1}{2} \\cdo"),
     ("holdout109", "x109_ch_g_if_asked_preferred_dismissed", "ACE inhibitors such as lisinopril are te"),
     ("holdout109", "x109_ch_g_clinical_pearl_conditional_other", "Hyperthyroidism with exophthalmos and a "),
 }

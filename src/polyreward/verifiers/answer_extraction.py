@@ -47,7 +47,7 @@ from polyreward.verifiers.commitment import (
     retraction_after,
     uncommitted,
 )
-from polyreward.verifiers.number_keys import answer_keys, value_is, value_keys
+from polyreward.verifiers.number_keys import _VALUE, answer_keys, value_is, value_key, value_keys
 from polyreward.verifiers.conclusions import concluded_otherwise, reasoning_before
 from polyreward.verifiers.asides import cut_reason_aside
 from polyreward.verifiers.remark_values import (cut_other_quantity_remark, piece_of_notation, read_before_other_quantities,
@@ -56,7 +56,7 @@ from polyreward.verifiers.restated_forms import MIXED_NUMBER, restated_after, re
 from polyreward.verifiers.closing_remarks import after_closing_words, read_before_remark, without_closing_label, without_rounding
 from polyreward.verifiers.reaffirmation import without_reaffirmed  # ("I won't waver." after a bare value: #32)
 from polyreward.verifiers.hypothetical import counterfactual_clause
-from polyreward.verifiers.later_values import chain_end_after, operand_after
+from polyreward.verifiers.later_values import chain_end_after, check_section_opening, confirming_check_start, operand_after
 from polyreward.verifiers.math_normalize import NUMBER_WORD, VALUE_WORDS, number_from_words, parse_numeral, same_number, unicode_roots, value_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
@@ -346,6 +346,36 @@ _CUT_OFF = re.compile(cut_off_after(DANGLING_WORDS + r"|by|from|for|that|which|w
                                     r"have|has|multiply|divide|add|subtract", r"[-+/=,(\[{^\\:]|(?<!\*)\*", glued_to_a_stop=True), re.IGNORECASE)
 
 
+# the sources read from the text's last number or line, which a check section after the answer would supply
+_TRAILING_SOURCES = ("last_number", "math_line", "last_expression", "latex")
+_LEADING_NUMBER = re.compile(r"-?\d[\d,]{0,20}(?:\.\d{1,12})?(?![\d,.])")
+
+
+def _answer_before_check(text: str, final_bang: str, retractions: bool) -> Extracted | None:
+    """The answer stated before a check section that confirms it and ends the text, or None (issue #32).
+
+    Rule: the text before the first line with a heading of checking (:func:`.later_values.check_section_opening`)
+    states an answer from a source of its own (bold, an answer label, a box, ...; not its last number), found
+    before that line, the section confirms it (:func:`.later_values.confirming_check_start`) and nothing after it
+    takes it away (:func:`.commitment.later_disowns`). Example: "**6,580 toys**\n\nEstimate: 200 × 28 = 5600 and 250 ×
+    28 = 7000, so the answer should lie between 5,600 and 7,000 -- it does." reads 6,580, not 7,000."""
+    opening = check_section_opening(text, 0, len(text))
+    if opening is None:
+        return None
+    earlier = _committed(text[:opening], final_bang, retractions)
+    if earlier is None or not earlier.text or earlier.source in _TRAILING_SOURCES:
+        return None
+    located = locate_answer(text[:opening], earlier)
+    if located is None:
+        return None
+    number = _LEADING_NUMBER.match(earlier.text.strip("*$ "))  # "6,580 toys": the number of a bold answer with its noun
+    keys = answer_keys(earlier.text) or (answer_keys(number.group()) if number is not None else frozenset())
+    if not keys or confirming_check_start(text, located[1], len(text), lambda said: [value_key(v.group()) in keys for v in _VALUE.finditer(said)],
+                                          earlier.text) != opening:
+        return None
+    return None if later_disowns(text, located[1], earlier.text) else earlier
+
+
 def _strong_answer(text: str, final_bang: str) -> Extracted | None:
     """A boxed or anchored final answer in ``text`` (a restatement or a correction), or None."""
     found = _committed(text, final_bang, retractions=False)
@@ -358,6 +388,8 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
     found = _extract_plain(text, final_bang)
     if found is None or not found.text:
         return found
+    if found.source in _TRAILING_SOURCES and (earlier := _answer_before_check(text, final_bang, retractions)) is not None:
+        return earlier  # "**6,580 toys** ... Estimate: ... between 5,600 and 7,000 -- it does.": the check's last number is no answer
     if (corrected := corrected_value(found.text)) is not None:
         found = Extracted(corrected, found.source)  # "<answer>16, no: 15</answer>": the span corrects itself (holdout93)
     if found.source not in _NOT_FROM_LINES:

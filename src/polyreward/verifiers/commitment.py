@@ -48,7 +48,7 @@ from polyreward.verifiers.withdrawal_words import (ADJUSTED_FOR, CORRECTION_WORD
                                                    WITHDRAWN_OBJECT, forbidden_as_answer, without_avoided)
 from polyreward.verifiers.glossed_alternatives import glossed_alternative
 from polyreward.verifiers.hypothetical import consequent_value, counterfactual_clause
-from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied, lead_ins_only, unasked_lines
+from polyreward.verifiers.later_values import TICKED_CHECK, confirming_check_start, degree_of_belief, explains_denied, lead_ins_only, unasked_lines
 from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, OTHER_VALUE_CLAUSE, POINTER, REJECTED,
                                                STANDS_BY_AFTER,
                                                STRONG_POINTER, VERIFYING, CHECK_OPENER, confirmed_check_end, fractions_as_values, names_a_part, of_a_denied_quantity, without_apology)
@@ -487,6 +487,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
     about_other, checked_to = False, -1  # the clause before named another value or option without stating it as the answer
     kept: list[tuple[int, int]] | None = None  # the lines that declare the answer unchanged (read once, when a clause comes)
     unasked: list[tuple[int, int]] | None = None  # the lines labelled as beyond the question (read once, when a clause comes)
+    confirming_from: int | None = -1  # where a check section that confirms the answer starts (read once, when a value comes)
     parts = list(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END))
     if letters and len(parts) > 1 and parts[0] == (end, end) and text[end - 1:end].isupper():
         del parts[0]  # "is C. Warfarin ...": a sentence ended by the letter's own period; the clause after it is the first (holdout97)
@@ -534,6 +535,11 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             if operated:
                 others = [v for v in others if v not in operated]
                 mentions = sorted(mentions + operated, key=lambda v: v.start())
+            if others and confirming_from == -1:
+                confirming_from = confirming_check_start(text, end, stop, lambda said: [key(v) in keys for v in value_pattern.finditer(said)],
+                                                         answer)
+            if others and confirming_from is not None and first >= confirming_from:
+                others = []  # "Second method: ... 100 + 80 + 72 = 252, the same.": a confirming check's work (later_values; #32)
         if mentions and _rejects_after_values(clause, mentions, others, bool(letters or labels)):
             return "retracted"  # "substituting x = 12 gives 3 but -3, so this root is extraneous"
         for mention in mentions:

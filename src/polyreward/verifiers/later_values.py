@@ -262,3 +262,105 @@ def unasked_lines(text: str, start: int, stop: int) -> list[tuple[int, int]]:
         line_end = text.find("\n", found.end(), stop)
         spans.append((found.start(), stop if line_end < 0 else line_end))
     return spans
+
+
+# A check section after the answer (issue #32, holdout109): a paragraph that opens at a line with a heading of checking
+# -- at most three words, then a word of checking ("check", "verify", "recount", "estimate", "method", "approach"; "Second
+# method (by the position of the first 7):", "Small-case check of the formula:", "Final check -- wait", "**Method 2.**")
+_CHECK_SECTION_HEADING = re.compile(
+    r"[^\S\n]*[*_#>-]*[^\S\n]*(?:[A-Za-z][\w-]*[^\S\n]+){0,3}?"
+    r"(?i:(?:re-?|double-?|cross-?)?check(?:s|ing)?|verif(?:y|ying|ication)|recount(?:ing)?|recomput\w*|recalculat\w*|"
+    r"estimat(?:e|ion)|method|approach)\b"
+    r"[^\n:]{0,80}?(?::|[^\S\n]+(?:--|[\u2014\u2013])|\.?\*\*)")
+# a verdict of disagreement in a check: its result differs from the answer ("10 off from the boxed value", "one fewer
+# than above", "the two disagree", "a mismatch", "that's wrong") -- words of withdrawal are read clause by clause as before
+_DISAGREES = re.compile(r"\b(?:off|differ\w*|disagree\w*|mismatch\w*|discrepan\w*|inconsistent|wrong|incorrect|mistake|error|slip|"
+                        r"instead|but|however|(?:lower|higher|fewer|more|less|greater|smaller|larger)\s+than)\b|n't\b|[≠✗✘❌]|\\neq?\b",
+                        re.IGNORECASE)
+# a check done at another instance of the formula ("for $n = 4$ it gives 10", "with x = 2:", "at n = 3") ...
+_OTHER_INSTANCE = re.compile(r"\b(?:for|with|at|when|take|taking)[^\S\n]+\$?[^\S\n]*[A-Za-z][^\S\n]*=[^\S\n]*\$?[^\S\n]*\d")
+# ... that says its two sides agree ("and indeed 1 + 2 + 3 + 4 = 10", "both give 10", "as expected")
+_AGREES = re.compile(r"\b(?:indeed|agree[sd]?|same|match(?:es|ed)?|confirm(?:s|ed)?|consistent|checks\s+out|as\s+expected)\b|[✓✔]",
+                     re.IGNORECASE)
+_PARAGRAPH_BREAK = re.compile(r"\n[^\S\n]*\n\s*")
+
+
+def confirming_check_start(text: str, start: int, stop: int, answers, answer: str = "") -> int | None:
+    """Where a check section that confirms the answer starts in ``text[start:stop]`` (the text after the answer), or
+    None. ``answers(paragraph)`` says of each value of a paragraph, in order, whether it is the answer (``answer``).
+
+    Rule: from a line that opens with a heading of checking (:data:`_CHECK_SECTION_HEADING`) to the end, no
+    paragraph states a verdict of disagreement (:data:`_DISAGREES`), and every paragraph that states a value ends on
+    the answer or on a range that holds it ("between 5,600 and 7,000 -- it does") -- a paragraph that ends in a colon
+    goes on in the next ("Recount by blocks (...):" and its table) -- or, done at another instance of the formula ("for n = 4"), says its sides agree (:data:`_AGREES`). Its values are
+    then the check's work, no other answer: "\\boxed{252}. Second method: first digit 7: 100; ... Total 100 + 80 + 72
+    = 252, the same." A check that ends on another value ("Alternative method: ... = 40 - 10 = 30."), or says it
+    differs ("The recount gives 46, one fewer than above."), confirms nothing; withdrawals and denials inside a
+    confirming check are still read clause by clause.
+
+    >>> is_252 = lambda part: [value == "252" for value in re.findall(r"\\d+", part)]
+    >>> text = "So \\\\boxed{252}.\\n\\nSecond method: 100 + 80 + 72 = 252, the same."
+    >>> confirming_check_start(text, 15, len(text), is_252)
+    17
+    >>> text = "So \\\\boxed{252}.\\n\\nSecond method: 100 + 80 + 70 = 250."
+    >>> confirming_check_start(text, 15, len(text), is_252) is None
+    True
+    """
+    opens = check_section_opening(text, start, stop)
+    return opens if opens is not None and _confirms(text[opens:stop], answers, answer) else None
+
+
+def check_section_opening(text: str, start: int, stop: int) -> int | None:
+    """Where the first line of ``text[start:stop]`` after its first line break that opens with a heading of checking
+    (:data:`_CHECK_SECTION_HEADING`) starts, or None."""
+    line = text.find("\n", start, stop)
+    while line >= 0:
+        opens = line + 1
+        if _CHECK_SECTION_HEADING.match(text, opens, stop) is not None:
+            return opens
+        line = text.find("\n", opens, stop)
+    return None
+
+
+def _confirms(section: str, answers, answer: str) -> bool:
+    """Does ``section`` (a check section to the end of the text) confirm the answer (see :func:`confirming_check_start`)?"""
+    if _DISAGREES.search(section):
+        return False
+    paragraph = ""
+    for part in _PARAGRAPH_BREAK.split(fractions_as_values(section)):
+        paragraph += part + "\n"
+        if part.rstrip(" *_").endswith(":"):
+            continue  # "Recount by blocks of 15 (...):": the table after it is its body
+        if not _ends_on_answer(paragraph, answers, answer):
+            return False
+        paragraph = ""
+    return _ends_on_answer(paragraph, answers, answer)
+
+
+def _ends_on_answer(paragraph: str, answers, answer: str) -> bool:
+    """Does ``paragraph`` state no value, end on the answer or on a range that holds it, or agree at another instance
+    of the formula?"""
+    flags = answers(paragraph)
+    return (not flags or flags[-1] or _ends_on_range_holding(paragraph, answer)
+            or (_OTHER_INSTANCE.search(paragraph) is not None and _AGREES.search(paragraph) is not None))
+
+
+# a range the check ends on: "so the answer should lie between 5,600 and 7,000 -- it does", "from 1,200 to 1,400"
+_RANGE = re.compile(r"\b(?:between|from)[^\S\n]+\$?(-?\d[\d,]{0,20}(?:\.\d{1,12})?)\$?[^\S\n]+(?:and|to)[^\S\n]+\$?(-?\d[\d,]{0,20}(?:\.\d{1,12})?)")
+
+
+_PLAIN_NUMBER = re.compile(r"-?\d[\d,]{0,20}(?:\.\d{1,12})?")
+
+
+def _ends_on_range_holding(paragraph: str, answer: str) -> bool:
+    """Is the last value of ``paragraph`` the top of a range ("between 5,600 and 7,000") that holds ``answer`` (a plain
+    number, "6,580")? An estimate that brackets the answer confirms it; one that misses it does not."""
+    number = _PLAIN_NUMBER.search(answer)
+    if number is None:
+        return False
+    value = float(number.group().replace(",", ""))
+    for found in _RANGE.finditer(paragraph):
+        if re.search(r"\d", paragraph[found.end():]) is None:
+            low, high = (float(end.replace(",", "")) for end in found.groups())
+            return low <= value <= high
+    return False

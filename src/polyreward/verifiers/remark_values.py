@@ -611,9 +611,42 @@ def read_before_other_quantities(text: str, read) -> tuple | None:
         if found is not None and found.text:
             at = rest.rfind(found.text)
             stated, unit = (rest[:at + len(found.text)], rest[at + len(found.text):]) if at >= 0 else (rest, "")
+            if uses_as_term(remark, found.text):
+                continue  # "Children: $18.\n\nTotal: $48 + $18 = $66.": the remark computes on from the value (#32)
             if states_other_quantities(remark, found.text, stated, unit, sentence, lines=True):
                 return found, len(rest), start
     return None
+
+
+# a sum or product on one line whose result follows "=": "$48 + $18 = $66", "3 × 18 = 54"
+_TERMS_THEN_RESULT = re.compile(r"(?P<terms>\$?\d[\d,.]{0,20}(?:[^\S\n]*(?:[-+×*·]|\\times|\\cdot)[^\S\n]*\$?\d[\d,.]{0,20}){1,8})"
+                                r"[^\S\n]*=[^\S\n]*\$?\d")
+
+
+# a remark that checks the value: a tick or a word of checking ("As a check, ...", "Verify: ...", "확인: 3 × 4 = 12 ✓")
+_VERIFIES = re.compile(r"[✓✔✅]|\b(?i:check\w*|verif\w*|sanity|plug\w*|substitut\w*)\b")
+
+
+def uses_as_term(remark: str, value: str) -> bool:
+    """Does ``remark`` compute on from ``value`` (the value before it): a sum or product one of whose terms is the
+    value, with a result after "=" ("Total: $48 + $18 = $66." after "$18")? Then the remark's result is the value the
+    text ends on, not another quantity beside it.
+
+    >>> uses_as_term("Total: $48 + $18 = $66.", "$18")
+    True
+    >>> uses_as_term("That is 16 more than Ben's 8.", "24")
+    False
+    >>> uses_as_term("As a check, 8 − 12 + 6 = 2 ✓.", "12")
+    False
+    """
+    number = value.strip("$ ").replace(",", "")
+    if not re.fullmatch(r"\d+(?:\.\d+)?", number) or _VERIFIES.search(remark[:MAX_REMARK]):
+        return False  # "As a check, V − E + F = 8 − 12 + 6 = 2 ✓": a check of the value, which stays the answer
+    for found in _TERMS_THEN_RESULT.finditer(remark[:MAX_REMARK]):
+        terms = re.findall(r"\d[\d,]*(?:\.\d+)?", found.group("terms"))
+        if any(term.replace(",", "").rstrip(".") == number for term in terms):
+            return True
+    return False
 
 
 _ENUMERATION = re.compile(r":[^\S\n]+(?P<items>[-−]?\d+(?:[.,]\d+)?(?:[^\S\n]*,[^\S\n]*(?:and[^\S\n]+)?[-−]?\d+(?:[.,]\d+)?)+)[^\S\n]*[.!]?\s*\Z")
