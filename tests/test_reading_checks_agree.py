@@ -52,6 +52,12 @@ CASES = [  # (prompt, gold, completion, expected score)
     (ROOMS, "486", ROOMS_WORK + "Estimate: 18 × 25 = 450 and 18 × 26 = 468, so the count should lie between 450 and 468.", 0.0),
     (SQUARES, "400", SQUARES_WORK + "Alternative check: adding them up directly, $1 + 3 + \\dots + 39$ comes to 420.", 0.0),
     (PENS, "263", PENS_WORK + "Double-check by adding back: $264 + 97 = 361$, so the second line is wrong and 264 is right.", 0.0),
+    # a check whose own total is another value confirms nothing, whatever it says at its end (stop 60 merge:
+    # test_reading_holdout50_52's "Total: 45. Confirmed, 42 is right." had become paid); a total equal to the answer,
+    # or the first term of the closing sum ("Total 360 - 97 = 263"), keeps the check confirming
+    (PENS, "263", PENS_WORK + "Double-check: 360 - 97 = 263.\nTotal: 265. Confirmed, 263 is right.", 0.0),
+    (PENS, "263", PENS_WORK + "Double-check: 360 - 97 = 263.\nTotal: 263. Confirmed, 263 is right.", 1.0),
+    (PENS, "263", PENS_WORK + "Recount check: total 360 - 97 = 263 pens.", 1.0),
 ]
 
 

@@ -134,6 +134,10 @@ def test_jaccard_text_after_the_block(tail, paid):
         # the stop 60 merge: test_rewards_r18's 'labels of the old film' remark had become refused)
         ("The labels of the old film (pneumothorax) were on another patient.", ["fracture"], "Rib fracture.", None),
         ("The effusion was on the prior CT, not on this film.", ["fracture"], "Rib fracture.", None),
+        # a finding said to be negated in the report is named only to exclude it (the genuine-style sweep's verbose
+        # justification, refused at the stop 60 merge)
+        ("Each of these is stated plainly, while pneumothorax is negated in the report.", ["cardiomegaly"],
+         "Cardiomegaly. No pneumothorax.", None),
         # a comparison that states a finding of this study still competes with the list
         ("Compared with the prior film, there is a new pleural effusion.", ["fracture"], "Rib fracture.",
          "pleural effusion"),

@@ -225,7 +225,7 @@ _STATEMENT = re.compile(r"[.;!?\n()]+|\b(?:because|so|since|but|while|whereas|as
 # only to exclude them: "Pneumothorax was left out because the report denies it.", "I'll leave effusion off",
 # "Lymphadenopathy and pleural effusion are explicitly denied", "Pneumonia não entra"
 _LEFT_OUT = re.compile(
-    r"\b(?:den(?:y|ies|ied|ying)|absent|exclud\w*|omit\w*|left\s+out|leav(?:e|ing)\s+(?:\w+\s+){0,3}?(?:off|out)|"
+    r"\b(?:den(?:y|ies|ied|ying)|negat(?:ed|es|ing|ion)|absent|exclud\w*|omit\w*|left\s+out|leav(?:e|ing)\s+(?:\w+\s+){0,3}?(?:off|out)|"
     r"not\s+(?:be\s+)?(?:included|listed|present|definite|stated|affirmed)|ruled?\s+out|neither|nor|não|nicht|kein\w*)\b"
     # a statement that interprets a finding or asks for a check names a cause to consider, no finding of the list
     # ("Findings are consistent with pneumonia", "likely represents", "Clinical correlation for infection is advised")

@@ -322,10 +322,20 @@ def check_section_opening(text: str, start: int, stop: int) -> int | None:
     return None
 
 
+# a value the check states as its result under a label of the whole ("Total: 45", "the sum is 45", "Answer = 45"), not
+# the first term of a sum ("Total 100 + 80 + 72 = 252"): a check whose own total is another value confirms nothing
+_RESULT_STATED = re.compile(r"\b(?:total|sum|result|answer)\b[^\S\n]*(?:is|=|:)?[^\S\n]*\$?[^\S\n]*"
+                            r"(?P<value>-?\d[\d,]{0,20}(?:\.\d{1,12})?)(?![\d,.]*[^\S\n]*[-+*/×·=^\\\d])", re.IGNORECASE)
+
+
 def _confirms(section: str, answers, answer: str) -> bool:
     """Does ``section`` (a check section to the end of the text) confirm the answer (see :func:`confirming_check_start`)?"""
     if _DISAGREES.search(section):
         return False
+    for stated in _RESULT_STATED.finditer(section):
+        flags = answers(stated.group("value"))
+        if flags and not all(flags):
+            return False  # "Let me double-check: 40 + 2 = 42. Total: 45. Confirmed, 42 is right.": the check's own total differs
     paragraph = ""
     for part in _PARAGRAPH_BREAK.split(fractions_as_values(section)):
         paragraph += part + "\n"
