@@ -110,7 +110,9 @@ def test_an_item_that_blocks_is_retried_once_at_the_wall_cap_then_times_out():
     """Sleeping uses no CPU: only the wall cap (wall_multiple x the budget) stops it, after one retry at the end."""
     with WorkerPool(workers=1, timeout=0.2, wall_multiple=2.0) as pool:
         outcomes = pool.map(sleep_then, [(60, "stuck"), (0.0, "after")])
-        assert outcomes[0].timed_out and outcomes[0].cpu_seconds < 0.2
+        # the wall cap stopped it, not the CPU budget (the stats below); the CPU counted includes the worker's own
+        # start-up, read once as 0.21 s in CI on a loaded machine, so the bound is the wall cap's, not the budget's
+        assert outcomes[0].timed_out and outcomes[0].cpu_seconds < 0.4
         assert outcomes[1].value == "after"
         assert pool.stats == {"items": 2, "cpu_timeouts": 0, "wall_timeouts": 1, "wall_retries": 1}
 

@@ -29,7 +29,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 # where the last clause starts: a sentence end, a clause mark or a word of contrast or consequence
 _CLAUSE_BREAK = re.compile(r"[.!?;:,\n\u2014\u2013]|\b(?:but|so|yet|still|and|though|however)\b", re.IGNORECASE)
 _NUMBER = r"(\d+(?:\.\d+)?)(?:[^\S\n]*(?:µg/m³|µg/m3|ug/m3|μg/m³|μg/m3))?"  # (its value: the match's one group)
-_ANY_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?")
+_ANY_NUMBER = re.compile(r"(?<!\d)(?<!\d\.)\d+(?:\.\d+)?")  # ".70" after a sentence is 70; the 5 of 58.5 is no number
 _NAMES_AND_UNITS = re.compile(r"\bPM\s*(?:2\.5|10)\b|(?:µg|μg|ug)\s*/\s*m(?:\^?3|³)", re.IGNORECASE)  # no value of their own
 _OPENER = r"(?:(?:for\s+now|all\s+the\s+same|anyway|even\s+so|in\s+the\s+end|either\s+way|regardless)\W+)?"
 _NOUN = r"(?:my|the)\s+(?:(?:own|final|actual)\s+)?(?:forecast|number|estimate|prediction|call)"
