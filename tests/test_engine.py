@@ -107,12 +107,14 @@ def test_per_call_timeout_overrides_the_default(pool):
 
 
 def test_an_item_that_blocks_is_retried_once_at_the_wall_cap_then_times_out():
-    """Sleeping uses no CPU: only the wall cap (wall_multiple x the budget) stops it, after one retry at the end."""
-    with WorkerPool(workers=1, timeout=0.2, wall_multiple=2.0) as pool:
+    """Sleeping uses no CPU: only the wall cap (wall_multiple x the budget) stops it, after one retry at the end.
+
+    The budget is 1 s of CPU, not less: the first item a fresh worker runs pays for importing the module its function
+    lives in (here this test module, with pytest), about 0.2 s of CPU on the CI machine at stop 60, which failed a
+    0.2 s budget both ways (the sleeping item read 0.21 s, and the item after the respawn timed out)."""
+    with WorkerPool(workers=1, timeout=1.0, wall_multiple=2.0) as pool:
         outcomes = pool.map(sleep_then, [(60, "stuck"), (0.0, "after")])
-        # the wall cap stopped it, not the CPU budget (the stats below); the CPU counted includes the worker's own
-        # start-up, read once as 0.21 s in CI on a loaded machine, so the bound is the wall cap's, not the budget's
-        assert outcomes[0].timed_out and outcomes[0].cpu_seconds < 0.4
+        assert outcomes[0].timed_out and outcomes[0].cpu_seconds < 1.0
         assert outcomes[1].value == "after"
         assert pool.stats == {"items": 2, "cpu_timeouts": 0, "wall_timeouts": 1, "wall_retries": 1}
 
