@@ -74,7 +74,16 @@ def main(argv: list[str] | None = None) -> int:
     stderr = sys.stderr
     sys.stderr = RedactingStream(stderr)  # a URL's user:password@ (a judge's base_url) never reaches the terminal
     try:
-        return int(module.run(args) or 0)
+        code = int(module.run(args) or 0)
+        sys.stdout.flush()  # a reader that closed the pipe early is met here, by the handler below, not at exit
+        return code
+    except BrokenPipeError:
+        # the reader of stdout has gone ("polyreward verify ... | head -c 100"): nothing is left to tell it, and no
+        # traceback; stdout goes to devnull so the interpreter's own flush at exit stays quiet. 141 = 128 + SIGPIPE,
+        # what a shell reports for a command its pipe's reader closed
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
     except Exception as exc:
         # polyreward.vocabulary (numpy with it) is imported only here: `--version` and a command that fails early
         # need neither

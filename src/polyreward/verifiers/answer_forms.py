@@ -52,9 +52,20 @@ def explanation_start(text: str, end: int, same: Callable[[str], bool]) -> int |
         if any(_NUMBER.search(paragraph) for paragraph in paragraphs[1:]) and (
                 not same_last(paragraphs, same) or any(_ANSWER_AGAIN.search(paragraph) for paragraph in paragraphs[1:])):
             return None  # "Check: ...\n\nThe price of one notebook is what is asked, so: $7.", "... ✓.\n\nAnswer: 12 -- scrap it" (holdout19)
-        if not same_last(paragraphs, same) and not (label.group("check") and not SECOND_THOUGHT.search(part)):
+        if not same_last(paragraphs, same) and not (label.group("check") and not SECOND_THOUGHT.search(part) and not affirms_other(part, same)):
             return None
     return labels[0].start()
+
+
+# a value the text calls right or the answer: "265 is correct", "264 was the right count", "265 is the answer"
+_AFFIRMED_VALUE = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.])[\s$*)]*(?:is|was|'s|are)\s+(?:(?:the\s+)?(?:right|correct|true)\b|"
+                             r"the\s+(?:(?:right|correct|true|real|actual|final)\s+)?(?:answer|result|count|total|value|one)\b)", re.IGNORECASE)
+
+
+def affirms_other(part: str, same: Callable[[str], bool]) -> bool:
+    """Does ``part`` call a value other than the answer (``same``) right or the answer ("Check: 263 + 97 = 360 ✓.
+    265 is correct.")? A check that does ends on a second answer, whatever its last number (stop 61)."""
+    return any(not same(found.group(1)) for found in _AFFIRMED_VALUE.finditer(part))
 
 
 def same_last(paragraphs: list[str], same: Callable[[str], bool]) -> bool:

@@ -32,6 +32,7 @@ from itertools import islice
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
+from polyreward.verifiers.answer_forms import affirms_other
 from polyreward.verifiers.clauses import CLAUSE_END as _CLAUSE_END
 from polyreward.verifiers.clauses import MARKUP_START as _MARKUP_START
 from polyreward.verifiers.clauses import WINDOW
@@ -489,6 +490,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
     unasked: list[tuple[int, int]] | None = None  # the lines labelled as beyond the question (read once, when a clause comes)
     confirming_from: int | None = -1  # where a check section that confirms the answer starts (read once, when a value comes)
     parts = list(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END))
+    parts = _split_at_contrast(text, parts, lambda said: any(key(v) in keys for v in mention_pattern.finditer(said)))
     if letters and len(parts) > 1 and parts[0] == (end, end) and text[end - 1:end].isupper():
         del parts[0]  # "is C. Warfarin ...": a sentence ended by the letter's own period; the clause after it is the first (holdout97)
     for number, (first, last) in enumerate(parts):
@@ -550,7 +552,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             if declines_mention(clause[:mention.start()]):
                 return "retracted"  # "**C**. ... I'm not actually picking C" (holdout103)
         if (not letters and not labels and CHECK_OPENER.match(clause) and not CORRECTING.search(clause) and not _withdraws(clause)
-                and not REJECTED.search(clause)):
+                and not REJECTED.search(clause) and not affirms_other(clause, lambda said: value_key(said) in keys)):
             checked_to = confirmed_check_end(_clauses(text, first, stop), text, lambda said: [key(v) in keys for v in value_pattern.finditer(said)]) or -1
             if checked_to > 0 or VERIFYING.match(clause):  # a check confirmed at its end (later_values; holdout52), or
                 continue  # "Let me verify: LHS = 36 - 7 = 29, RHS = 24 + 5 = 29.": the sides of a check (holdout31)
@@ -604,6 +606,25 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
 
 
 _ASIDE_AFTER = re.compile(r"\s*\([^()]{0,120}\)")
+
+# A spaced dash before a contrast: "360 ✓ -- but the second line is wrong, 264 is right", "— yet 45 is what it asks".
+_CONTRAST_DASH = re.compile(r"\s(?:--?|[\u2013\u2014])\s*(?=(?:but|yet|however|though|although)\b)", re.IGNORECASE)
+
+
+def _split_at_contrast(text: str, parts: list[tuple[int, int]], names_answer) -> list[tuple[int, int]]:
+    """``parts`` (clauses after the answer) with each clause cut at a spaced dash before a contrast whose second half
+    does not name the answer (``names_answer(said)``): "Double-check: 263 + 97 = 360 ✓ -- but the second line is
+    wrong, 264 is right." holds a check and a second statement, each read on its own (stop 61; as a full stop
+    before "But" is). A contrast that names the answer ("a 6% rate would give $530 -- but at the stated 5% the
+    balance is $525") turns back to it, and the sentence stays one clause that restates it."""
+    split: list[tuple[int, int]] = []
+    for first, last in parts:
+        for dash in _CONTRAST_DASH.finditer(text, first, last):
+            if not names_answer(text[dash.end():last]):
+                split.append((first, dash.start()))
+                first = dash.end()
+        split.append((first, last))
+    return split
 
 
 _CLAUSE_LEAD = re.compile(r"[\s,.;:!?\-–—*>]*")
