@@ -134,20 +134,22 @@ def weighed_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     sentences = _SENTENCE_END.split(reasoning)
     openers = _letter_openers(sentences, options)
     verdicts: dict[str, set[frozenset[str]]] = {}  # letter -> the words said of it alone, one set per sentence
+    otherwise: set[str] = set()  # letters weighed by anything but a sentence said of one letter alone
     for at, sentence in enumerate(sentences):
         if bare := _BARE_CONCLUSION.match(sentence):  # "Hence D." after the others were set aside (holdout_r44)
-            found |= {bare.group(1)} & set(options)
+            otherwise |= {bare.group(1)} & set(options)
         elif reasoning_words(sentence, options) and _says_of_each(sentence, options):
             named = mentioned_letters(sentence, options) | openers[at]
-            found |= named
             if len(named) == 1:
                 verdicts.setdefault(next(iter(named)), set()).add(_said_words(sentence, options))
+            else:
+                otherwise |= named
         elif named := _named_then_explained(sentence, sentences[at + 1] if at + 1 < len(sentences) else "", options):
-            found |= named
+            otherwise |= named
         else:
             concluded = {m.group(1) for m in _ANSWER_WORD.finditer(sentence)} & set(options)
-            found |= concluded if len(concluded) == 1 else set()
-    return found - _same_verdict_for_all(verdicts, options)
+            otherwise |= concluded if len(concluded) == 1 else set()
+    return (set(verdicts) - _same_verdict_for_all(verdicts, options)) | otherwise
 
 
 def _said_words(sentence: str, options: Mapping[str, str]) -> frozenset[str]:
