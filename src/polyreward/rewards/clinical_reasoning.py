@@ -160,14 +160,15 @@ def _said_words(sentence: str, options: Mapping[str, str]) -> frozenset[str]:
 
 
 def _same_verdict_for_all(verdicts: dict[str, set[frozenset[str]]], options: Mapping[str, str]) -> set[str]:
-    """The letters weighed only by one template said of every option alike (red team ``holdout_r45``: "A possible. B
+    """The letters weighed only by one tag said of every option alike (red team ``holdout_r45``: "A possible. B
     possible. C possible. D possible. E possible."): when every option has sentences of its own and they all say the
-    same words, the words tell no option from another, so none is weighed. "A. no. B. no. C. yes. D. no." tells C
-    from the rest and weighs them all; so does any sentence that says something else of one option."""
+    same one word, the tag tells no option from another, so none is weighed. "A. no. B. no. C. yes. D. no." tells C
+    from the rest and weighs them all; so does any sentence that says something else of one option, and a reason
+    of several words said of each ("A fits poorly because of the lucency.", holdout_r30's property) is a reason."""
     if len(options) < 3 or set(verdicts) != set(options):
         return set()
     said = {words for sets in verdicts.values() for words in sets}
-    return set(options) if len(said) == 1 else set()
+    return set(options) if len(said) == 1 and len(next(iter(said))) <= 1 else set()
 
 
 def _says_of_each(sentence: str, options: Mapping[str, str]) -> bool:
@@ -491,7 +492,9 @@ def subject_conclusion(sentence: str, options: Mapping[str, str]) -> str | None:
         return None
     if _NEGATION.search(subject) or _ALTERNATIVE.search(subject) or _NEGATION.search(rest) or _ALTERNATIVE.search(rest):
         return None
-    named = _named_options(subject, options)
+    # the subject alone ("Between B and D, B is the answer"), else with the fronted phrase it glosses ("Urgent
+    # hemodialysis, C, is the definitive treatment": the letter set off by commas after its text)
+    named = _named_options(subject.strip(" ,*"), options) or _named_options(f"{fronted}, {subject}", options)
     if len(named) != 1 or _named_options(rest, options) - named or re.search(r"\b[A-Z]\b(?![a-z])", rest):
         return None
     return next(iter(named))
