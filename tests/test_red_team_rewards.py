@@ -1300,10 +1300,8 @@ LEFT_OPEN = {
     # benchmarks/results/red_team_rewards_holdout_r42_first_sight.md)
     # (r42_otc_junior_senior_analyst_call_vetoed, left open by its branch, is refused since the merge with holdout_r41's
     # rules: 'Don't call anything.' after the call withholds it, 'call' being a verb of running a call there)
-    ("clinical_comprehensiveness", "r42_co_agree_with_resident_each_option_reasoned"): (
-        "genuine, but its last sentence 'A fits the ferritin of 6 and the heavy periods.' opens with the capital A, which "
-        "the reader takes for the article unless three option letters open sentences (_letter_openers); 'A fits' is a "
-        "verb after the letter, but so is 'A patient presents': telling them apart needs a part-of-speech reading"),
+    # (r42_co_agree_with_resident_each_option_reasoned, left open by its branch, is paid since holdout_r45's letter
+    # openers: a letter glossed after a comma opens its sentence too, so three option letters open sentences)
     # holdout_r43 (written blind 2026-12-06: what comes after the answer; first sight in
     # benchmarks/results/red_team_rewards_holdout_r43_first_sight.md)
     ("kg_triplet_consistency", "r43_kg_impression_no_acute_process_after_findings"): (
@@ -1365,6 +1363,20 @@ LEFT_OPEN = {
         "genuine, but B and E are weighed by paraphrase ('leaving her untreated' for 'No antithrombotic therapy', 'A "
         "heparin infusion' for 'Continuous heparin infusion'); matching an option by a synonym or a part of its "
         "text would also read any passing mention as weighing it"),
+    # holdout_r45 (written blind 2026-12-06: ranges, approximations and supersets; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r45_first_sight.md)
+    ("forecast_class_cost", "r45_fc_tilde_value_very_bad"): (
+        "label disputed after first sight: '~150 µg/m³' carries the approximation sign that the integrity suite reads as "
+        "no committed value (as holdout_r4's tilde_approx and holdout_r35's r35_fc_approx_sign_in_block); the words "
+        "'approximately 48' and a bracketed band inside the class ('56 (±6)', holdout_r45) are read"),
+    **{("kg_triplet_consistency", family): (
+        "genuine, but the report adds correct detail the terse reference lacks (a measured distance 'from the apex to the "
+        "chest wall', a severity range 'small to moderate' / 'mild to moderate'): agreement with the reference graph "
+        "(CheXPO-v2's exact J) counts the extra size and anatomy entities as hallucinated, as holdout_r44's "
+        "r44_kg_pleural_line_distance_given; a range of sizes is not collapsed to the reference's size, since "
+        "'small to large' would then match any size") for family in (
+        "r45_kg_pneumothorax_measured_about_2_3_cm", "r45_kg_small_to_moderate_effusion_severity_range",
+        "r45_kg_mild_to_moderate_cardiomegaly")},
 }
 
 ROWS = bench.load_rows()

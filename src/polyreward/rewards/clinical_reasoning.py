@@ -133,17 +133,42 @@ def weighed_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     found: set[str] = set()
     sentences = _SENTENCE_END.split(reasoning)
     openers = _letter_openers(sentences, options)
+    verdicts: dict[str, set[frozenset[str]]] = {}  # letter -> the words said of it alone, one set per sentence
+    otherwise: set[str] = set()  # letters weighed by anything but a sentence said of one letter alone
     for at, sentence in enumerate(sentences):
         if bare := _BARE_CONCLUSION.match(sentence):  # "Hence D." after the others were set aside (holdout_r44)
-            found |= {bare.group(1)} & set(options)
+            otherwise |= {bare.group(1)} & set(options)
         elif reasoning_words(sentence, options) and _says_of_each(sentence, options):
-            found |= mentioned_letters(sentence, options) | ({openers[at]} if openers[at] else set())
+            named = mentioned_letters(sentence, options) | openers[at]
+            if len(named) == 1:
+                verdicts.setdefault(next(iter(named)), set()).add(_said_words(sentence, options))
+            else:
+                otherwise |= named
         elif named := _named_then_explained(sentence, sentences[at + 1] if at + 1 < len(sentences) else "", options):
-            found |= named
+            otherwise |= named
         else:
             concluded = {m.group(1) for m in _ANSWER_WORD.finditer(sentence)} & set(options)
-            found |= concluded if len(concluded) == 1 else set()
-    return found
+            otherwise |= concluded if len(concluded) == 1 else set()
+    return (set(verdicts) - _same_verdict_for_all(verdicts, options)) | otherwise
+
+
+def _said_words(sentence: str, options: Mapping[str, str]) -> frozenset[str]:
+    """The words of ``sentence`` that say something of its option (:func:`reasoning_words`'s words)."""
+    listed, meta = _listed_words(tuple(options.values())), meta_stems()
+    return frozenset(w for w in _words(spelled_out(sentence, options))
+                     if w not in listed and (len(w) > 1 or w.isdigit()) and stem(w) not in meta)
+
+
+def _same_verdict_for_all(verdicts: dict[str, set[frozenset[str]]], options: Mapping[str, str]) -> set[str]:
+    """The letters weighed only by one tag said of every option alike (red team ``holdout_r45``: "A possible. B
+    possible. C possible. D possible. E possible."): when every option has sentences of its own and they all say the
+    same one word, the tag tells no option from another, so none is weighed. "A. no. B. no. C. yes. D. no." tells C
+    from the rest and weighs them all; so does any sentence that says something else of one option, and a reason
+    of several words said of each ("A fits poorly because of the lucency.", holdout_r30's property) is a reason."""
+    if len(options) < 3 or set(verdicts) != set(options):
+        return set()
+    said = {words for sets in verdicts.values() for words in sets}
+    return set(options) if len(said) == 1 and len(next(iter(said))) <= 1 else set()
 
 
 def _says_of_each(sentence: str, options: Mapping[str, str]) -> bool:
@@ -159,18 +184,23 @@ def _says_of_each(sentence: str, options: Mapping[str, str]) -> bool:
     return bool(content_stems(sentence) - meta_stems() - listed)
 
 
-# a sentence that opens with a lone capital and a word in small letters ("A ptx -> lucency, not opacity, no.")
-_LETTER_OPENER = re.compile(r"[\s*_>#-]*+([A-Z])\s(?=[a-z])")
+# a sentence that opens with a lone capital and a word in small letters ("A ptx -> lucency, not opacity, no."), or
+# with a lone capital glossed after a comma, or two joined by "and" ("D, salbutamol, opens the airways", "A and E, the
+# H1 and H2 blockers, only treat the skin signs"; red team holdout_r45)
+_LETTER_OPENER = re.compile(r"[\s*_>#-]*+([A-Z])(?:\s+(?:and|&)\s+([A-Z]))?(?:\s(?=[a-z])|,\s)")
 OPENER_LETTERS = 3  # distinct option letters opening sentences that make the capitals option labels, not articles
 
 
-def _letter_openers(sentences: list[str], options: Mapping[str, str]) -> list[str | None]:
+def _letter_openers(sentences: list[str], options: Mapping[str, str]) -> list[frozenset[str]]:
     """The option letter each sentence opens with, when the reasoning runs through the options a sentence each with
     the bare letter first (a GRPO-tuned model's terse layout: "A ptx -> lucency, no. B effusion -> meniscus, no. C
     lobar pneumonia -> yes. D edema -> bilateral, no."; red team ``holdout_r30``): three distinct option letters or
-    more open sentences so. Fewer, a capital ``A`` opening a sentence is the article ("A patient with ..."): None."""
-    openers = [m.group(1) if (m := _LETTER_OPENER.match(x)) and m.group(1) in options else None for x in sentences]
-    return openers if len({o for o in openers if o}) >= OPENER_LETTERS else [None] * len(sentences)
+    more open sentences so. Fewer, a capital ``A`` opening a sentence is the article ("A patient with ..."): none.
+    A letter glossed after a comma, or two joined by "and", open their sentence too ("D, salbutamol, opens the
+    airways", "A and E, the H1 and H2 blockers, only treat the skin signs"; red team ``holdout_r45``)."""
+    openers = [frozenset(m.groups()) - {None} & set(options) if (m := _LETTER_OPENER.match(x)) else frozenset()
+               for x in sentences]
+    return openers if len(frozenset().union(*openers)) >= OPENER_LETTERS else [frozenset()] * len(sentences)
 
 
 def _named_then_explained(clause: str, following: str, options: Mapping[str, str]) -> set[str]:
@@ -249,17 +279,28 @@ def _modifies_other_run(after: str, run: str, options: Mapping[str, str]) -> boo
 _GLOSSED = re.compile(r"(?:\A|[.!?:;]\s+|:|\b(?i:so|then|and)\s+)[*_]*([A-Z])[*_]*\s*(?:,\s*|\(\s*)([^,():;\n]{2,60})")
 
 
+# (red team holdout_r45) the same gloss written first, the letter after it set off by commas or closing the clause:
+# "So calcium gluconate, A, comes first.", "Calcium gluconate, option A, is the immediate step."
+_APPOSITIVE_LETTER = re.compile(r"([^,():;.!?\n]{2,60}),[ \t]*(?:(?i:option|choice)[ \t]+)?[*_]*([A-Z])[*_]*(?=[ \t]*(?:,|[.!?;]|\Z))")
+
+
 def glossed_letters(text: str, options: Mapping[str, str]) -> set[str]:
     """Options named by their letter opening a clause and glossed, after a comma or in brackets, by words of their own
     text: "B, thalassemia trait, has a normal ferritin" names B (``Beta-thalassemia trait``), "checking each option:
     A, alteplase, only if PCI is delayed" names A (``Thrombolysis with alteplase``), "A (iron deficiency): ferritin 6"
     names A. Clinicians and dialogue turns weigh options so ("Registrar: So B, nitrofurantoin, safe in the first
     trimester"; red team ``holdout_r42``). The gloss must share a content word with that option's text, so a list of
-    letters ("A, B and C are wrong") or a relative clause ("A, which ...") names nothing here."""
+    letters ("A, B and C are wrong") or a relative clause ("A, which ...") names nothing here. The gloss may come
+    first, the letter after it set off by commas ("So calcium gluconate, A, comes first.", "IM epinephrine, option B,
+    is first line"; red team ``holdout_r45``): the same words of the option's text name it."""
     found = set()
     for match in _GLOSSED.finditer(text):
         letter = match.group(1)
         if letter in options and content_stems(match.group(2)) & content_stems(options[letter]):
+            found.add(letter)
+    for match in _APPOSITIVE_LETTER.finditer(text):
+        letter = match.group(2)
+        if letter in options and content_stems(match.group(1)) & content_stems(options[letter]):
             found.add(letter)
     return found
 
@@ -408,7 +449,7 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     elif closing_clause is not None:
         clause = last[closing_clause.end():]  # "Nitrofurantoin is safe in the first trimester, so C."
     else:
-        return None
+        return subject_conclusion(last, options)
     head = re.split(r"[(;]", clause, maxsplit=1)[0]  # "RCA (most commonly; LCx only in ...)": the gloss is no conclusion
     clause = head if _named_options(head, options) else clause
     # "So C, with cardiology to follow up.": a rider after the comma (holdout_r39) or a dash ("C — IM epinephrine.": holdout_r41)
@@ -421,6 +462,40 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
         return None  # "So C, unlike oral amoxicillin.": a letter, then another option set against it; not read as that other option
     named = _named_options(clause, options)
     if len(named) != 1 or _NEGATION.search(clause) or _ALTERNATIVE.search(clause):
+        return None
+    return next(iter(named))
+
+
+# (red team holdout_r45) a last sentence whose subject is the option and whose predicate names it what the question asks
+# for: "Calcium gluconate, option A, is the immediate step.", "Between B and D, B is the answer because only
+# epinephrine treats the shock." (a fronted phrase set off by a comma before the subject; not a condition)
+_SUBJECT_CONCLUSION = re.compile(
+    r"\A[\s*_#>-]*(?:(?P<fronted>[^,;:]{1,60}),\s*)?(?P<subject>[^;:]{1,80}?)\s+(?:is|would\s+be|remains)\s+the\s+"
+    r"(?:(?:single|best|correct|right|first|next|immediate|initial|appropriate|most|preferred|definitive)\s+){0,3}"
+    r"(?:answer|step|choice|option|treatment|therapy|test|diagnosis|drug|management)\b(?P<rest>[^;]*)\Z", re.IGNORECASE)
+_CONDITION_OPENER = re.compile(r"\A\s*(?:if|unless|when|whenever|assuming|provided|should|depending|in\s+case)\b", re.IGNORECASE)
+_CONDITION_WORD = re.compile(r"\b(?:if|unless|depending|provided|assuming)\b", re.IGNORECASE)
+
+
+def subject_conclusion(sentence: str, options: Mapping[str, str]) -> str | None:
+    """The option a last sentence concludes by naming it as its subject and calling it what the question asks for
+    (:data:`_SUBJECT_CONCLUSION`): "Calcium gluconate, option A, is the immediate step." concludes A; "Between B and D, B
+    is the answer because only epinephrine treats the shock." concludes B (the fronted phrase weighs, the subject
+    concludes). Not when the subject names no option or two, when a negation or an alternative stands in the subject
+    or after the predicate ("B is not the answer", "B is the answer, or D"), nor under a condition ("If the potassium
+    is real, A is the answer", "A is the answer unless dialysis is at hand")."""
+    found = _SUBJECT_CONCLUSION.match(sentence)
+    if found is None:
+        return None
+    fronted, subject, rest = found.group("fronted") or "", found.group("subject"), found.group("rest")
+    if _CONDITION_OPENER.match(fronted or subject) or _CONDITION_WORD.search(rest):
+        return None
+    if _NEGATION.search(subject) or _ALTERNATIVE.search(subject) or _NEGATION.search(rest) or _ALTERNATIVE.search(rest):
+        return None
+    # the subject alone ("Between B and D, B is the answer"), else with the fronted phrase it glosses ("Urgent
+    # hemodialysis, C, is the definitive treatment": the letter set off by commas after its text)
+    named = _named_options(subject.strip(" ,*"), options) or _named_options(f"{fronted}, {subject}", options)
+    if len(named) != 1 or _named_options(rest, options) - named or re.search(r"\b[A-Z]\b(?![a-z])", rest):
         return None
     return next(iter(named))
 

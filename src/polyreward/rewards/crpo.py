@@ -83,6 +83,7 @@ from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.rewards.format import check_min_content, content_stems, content_words, meta_stems, thin_content
 from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.language import OTHER_FUNCTION_WORDS, foreign
+from polyreward.verifiers.letter_sets import offered_with_others
 from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.language import english_share as detected_english_share
 from polyreward.verifiers.reading import visible_text
@@ -250,6 +251,17 @@ def deferred_box(text: str) -> bool:
     is positive, \\boxed{D}") or "I will go with \\boxed{D}" alone is given."""
     at = text.rfind("\\boxed{")
     return at >= 0 and _DEFERRED_BEFORE_BOX.search(visible_text(text[max(0, at - 300):at])) is not None
+
+
+def _summary(text: str, blocks: list[tuple[int, int, str]]) -> str:
+    """The answer's summary as a reader sees it, without its box: the last ``<answer>`` body that holds the box, else
+    the text after the last ``</think>`` (red team ``holdout_r45``: where several letters may be offered as the
+    answer, :func:`polyreward.verifiers.letter_sets.offered_with_others`); the think's weighing is not read."""
+    body = blocks[-1][2] if blocks and "\\boxed" in blocks[-1][2] else text[text.rfind("</think>") + len("</think>"):] \
+        if "</think>" in text else ""
+    for group in boxed_groups(body):
+        body = body.replace(group, " ")
+    return visible_text(body)
 
 
 def _after_box(text: str) -> str:
@@ -553,6 +565,9 @@ class CRPOAccuracy(ReleasedPreprocessing):
                 return Scored(0.0, f"boxed gold letter, but the last sentence after it lands on option {other} (committed_answer)")
             if deferred_box(text):  # red team holdout_r44
                 return Scored(0.0, "boxed gold letter, but the box is promised for a pending event, not given (committed_answer)")
+            if offered := offered_with_others(_summary(text, blocks), gold, "".join(self._options(row)) or "ABCDE"):
+                # red team holdout_r45: "A or C, leaning A ... If one letter is required: \\boxed{A}"
+                return Scored(0.0, f"boxed gold letter, but the summary offers it as one of several ({offered}) (committed_answer)")
             if foreign(_after_box(text)) and not keeping_remark(_after_box(text)):  # read as jaccard and forecast_class_cost read the text after their block
                 return Scored(0.0, "boxed gold letter, but the text after the box is in another language, which may "
                                    "withdraw it (committed_answer)")

@@ -121,7 +121,8 @@ from polyreward.verifiers.forecast_affirmed import affirmed_at_end, lands_on_blo
 from polyreward.verifiers.forecast_dates import _DATE, _DECIMAL_COMMA, _MONTH_DATE, _TENS, _UNITS, DAILY_PERIOD, scientific_read, spelled_number
 from polyreward.verifiers.forecast_evidence import (foreign_after_value, led_as_one_case, negates_forecast, other_quantities_left_out, prompt_days,
                                                     quotes_observations, without_relative_change)
-from polyreward.verifiers.forecast_intervals import without_allowed_interval, without_own_value_remarks, without_stated_spread
+from polyreward.verifiers.forecast_intervals import (in_own_class, without_allowed_interval, without_own_value_remarks,
+                                                     without_spread_in_own_class, without_stated_spread)
 from polyreward.verifiers.givens import givens
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
@@ -356,23 +357,34 @@ def _json_record(span: str) -> str:
 
 
 # a bracket after the value that states the class it falls in by the class's range: "50 µg/m³ (Korean 'bad'
-# class, 36–75)" (red team holdout_r5); read by :func:`_without_own_class_range`
+# class, 36–75)" (red team holdout_r5), or a likely range around the value inside that class: "11 µg/m³ (likely range
+# 9–13, all within the good class)" (red team holdout_r45); read by :func:`_without_own_class_range`
 _CLASS_RANGE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)([^()\d]{0,30})\(([^()\d]{0,60}?)(\d+(?:\.\d+)?)\s*(?:-|–|—|to)\s*(\d+(?:\.\d+)?)([^()\d]{0,30})\)")
-_SCHEME_WORDS = frozenset("korea korean china chinese us epa who standard standards grade band range scale".split())
+_SCHEME_WORDS = frozenset("korea korean china chinese us epa who standard standards grade band range scale "
+                          "within inside all plausible interval uncertainty".split())
 
 
 def _without_own_class_range(span: str, edges: Sequence[float]) -> str:
-    """``span`` without a bracketed range after its value that is exactly the range of the value's own class under
-    ``edges`` (lower edge as written or plus one: "36–75" for Korea's (35, 75]; 0 for the lowest class), in words
-    that may stand beside a forecast or name the standard. It states the class the score reads, nothing else; a range
-    of another class, or around the value but not a class's, stays (three numbers: no forecast)."""
+    """``span`` without a bracketed range after its value that lies in the value's own class under ``edges``, in
+    words that may stand beside a forecast or name the standard or a range ("within", "all", "plausible"):
+
+    * the exact range of the class (lower edge as written or plus one: "36–75" for Korea's (35, 75]; 0 for the
+      lowest class): it states the class the score reads (red team ``holdout_r5``);
+    * a range around the value with both ends in its class: ``56 µg/m³ (likely 50–62)``, ``11 (likely range 9–13,
+      all within the good class)`` (red team ``holdout_r45``): the writer's uncertainty, which cannot change the class
+      the score reads (the same rule as :func:`~polyreward.verifiers.forecast_intervals.without_own_value_remarks`
+      after the block).
+
+    A range of another class, one that crosses a class edge (``48 (30–60)``) or leaves the value out stays (three
+    numbers: no forecast)."""
     def drop(match: re.Match) -> str:
         value, low, high = float(match.group(1)), float(match.group(4)), float(match.group(5))
         c = pm_class(value, edges)
         lower = edges[c - 1] if c else 0.0
         # the range's unit in the bracket is the forecast's ("bad (36–75 µg/m³)"; red team holdout_r8)
         words = _NEIGHBOUR_WORD.findall(_UNIT.sub(" ugm ", match.group(3) + " " + match.group(6)).casefold())
-        if c < len(edges) and high == edges[c] and (lower <= low <= lower + 1 if c else low == 0) \
+        class_range = c < len(edges) and high == edges[c] and (lower <= low <= lower + 1 if c else low == 0)
+        if (class_range or in_own_class(value, low, high, edges)) \
                 and all(w in NEIGHBOUR_WORDS or w in _SCHEME_WORDS for w in words):
             return match.group(1) + match.group(2)
         return match.group()
@@ -482,6 +494,7 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
     if other := _names_another_pollutant(span, pollutants):
         return None, f"{where} names {other}, not the pollutant forecast", True
     span = without_relative_change(_without_own_class_range(span, edges)) if count == 1 else span
+    span = without_spread_in_own_class(span, edges) if count == 1 else span  # "56 (±6)" inside 'bad' (holdout_r45)
     span = without_allowed_interval(span, named) if count == 1 else span  # "52 (80% interval 45–60)" (holdout_r10)
     numbers, why = _plain_numbers(span, where)
     if numbers is None:

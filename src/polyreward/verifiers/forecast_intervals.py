@@ -21,7 +21,8 @@ how sure the writer is of the committed value, not a second value: :func:`withou
 text after the block is read for another number, in any prompt (the score reads the point alone, so a spread pays
 nothing). A spread as large as the value or larger (``31`` then ``±40``: anything from nothing up) says the level is
 unknown and stays, as does every other number there (``±6, or 60 if the wind drops``; ``±6, so 25-37``), and
-``52 ± 8`` inside the block is still a range.
+``52 ± 8`` inside the block is still a range; a bracketed spread after the value, ``56 µg/m³ (±6)``, is read past
+when the whole band lies in the value's own class (:func:`without_spread_in_own_class`, red team ``holdout_r45``).
 """
 
 from __future__ import annotations
@@ -132,3 +133,38 @@ def without_own_value_remarks(after: str, value: float, edges) -> str:
     # the value restated as a statement; offered as a possibility ("tomorrow it could also be 37") it stays
     return _PLAIN_VALUE.sub(lambda m: " " if float(m.group()) == value and not qualified(after, m.start(), m.end())
                             and not hedged(after, m.start(), m.end()) else m.group(), after)
+
+
+def in_own_class(value: float, low: float, high: float, edges) -> bool:
+    """True when ``low <= value <= high`` and both ends lie in ``value``'s class under ``edges`` (a band around the
+    value that cannot move the class the score reads). ``in_own_class(56, 50, 62, (15, 35, 75))`` is True;
+    ``in_own_class(45, 30, 60, (15, 35, 75))`` is False (30 is moderate)."""
+    if not edges or not low <= value <= high:
+        return False
+    own = pm_class(value, edges)
+    return pm_class(low, edges) == own == pm_class(high, edges)
+
+
+# (red team holdout_r45) a plus-minus spread in a bracket right after the one value inside the block, the unit between
+# them allowed: "56 µg/m³ (±6)", "56 (+/- 6 µg/m³)"
+_SPREAD_AFTER_VALUE = re.compile(
+    rf"{_VALUE}({_UNIT})\s*\(\s*(?:±|\+\s?/\s?-|\+-|\bplus\s+or\s+minus\b)\s*(?<![\d.])(\d+(?:\.\d+)?)(?!\d|\.\d){_UNIT}\s*\)",
+    re.IGNORECASE)
+
+
+def without_spread_in_own_class(span: str, edges) -> str:
+    """``span`` (a one-number ``<answer>`` block) without a bracketed plus-minus spread after its value when the whole
+    band, value minus to value plus the spread, lies in the value's own class under ``edges`` (red team
+    ``holdout_r45``): ``56 µg/m³ (±6)`` under Korea's edges is 50–62, all 'bad'; the bracket annotates the value the
+    sentence states, as a bracketed class range does (``50 (36–75)``), so it commits to the class the score reads. A
+    band that crosses a class edge (``35 (±1)``, ``55 (±45)``) stays: a second number, so no forecast; so does a spread
+    written into the value's own expression, ``48 ± 5`` or ``340.8 plus or minus 60``: an interval, not a value (red
+    team ``holdout_r6``)."""
+    if not edges or "(" not in span:
+        return span
+
+    def drop(match: re.Match) -> str:
+        value, spread = float(match.group(1)), float(match.group(3))
+        return match.group(1) + match.group(2) if in_own_class(value, value - spread, value + spread, edges) else match.group()
+
+    return _SPREAD_AFTER_VALUE.sub(drop, span)

@@ -33,6 +33,7 @@ from polyreward.verifiers.radiology_kg import default_lexicon, tokenize
 
 # laterality abbreviations clinicians write before a finding, read as the word they stand for
 LATERALITY = {"r": "right", "l": "left", "rt": "right", "lt": "left", "bil": "bilateral", "bilat": "bilateral"}
+LATERALITY_WORDS = frozenset(LATERALITY) | frozenset({"right", "left"})
 FINDING_KINDS = ("disorder", "device")
 _MAX_PHRASE = 4
 
@@ -55,19 +56,36 @@ def _size_words() -> frozenset[str]:
 
 # a measurement's unit: "6 mm", "2.5 cm" (a number token then the unit token) is one size word, "6 mm"
 _LENGTH_UNITS = frozenset({"mm", "cm"})
+# (red team holdout_r45) an approximation word right before a measurement ("~4-5 cm", "approximately 2 cm") says how
+# it was measured, not another size; a comparison sign between two sides ("L > R") compares the places it names
+_APPROXIMATELY = frozenset({"~", "≈", "approximately", "approx", "about", "around", "roughly", "circa", "ca"})
+_COMPARISON = frozenset({">", "<", ">=", "<=", "≥", "≤"})
+
+
+def _is_number(token: str) -> bool:
+    return token.replace(".", "", 1).isdigit()
 
 
 def _measurements(tokens: tuple[str, ...]) -> tuple[str, ...]:
-    """``tokens`` with each number followed by a length unit joined into one token (``("6", "mm")`` -> ``"6 mm"``)."""
-    if not any(t in _LENGTH_UNITS for t in tokens):
+    """``tokens`` with each number followed by a length unit joined into one token (``("6", "mm")`` -> ``"6 mm"``),
+    a range of two numbers before one unit joined into one (``("9", "11", "mm")``, the tokens of "9-11 mm" or
+    "9–11 mm", -> ``"9-11 mm"``; red team ``holdout_r45``), an approximation word right before a measurement dropped
+    (``("~", "4-5 cm")`` -> ``("4-5 cm",)``) and a comparison sign between two sides dropped (``("l", ">", "r")`` ->
+    ``("l", "r")``)."""
+    if not any(t in _LENGTH_UNITS or t in _COMPARISON for t in tokens):
         return tokens
     out: list[str] = []
     for token in tokens:
-        if token in _LENGTH_UNITS and out and out[-1].replace(".", "", 1).isdigit():
-            out[-1] = f"{out[-1]} {token}"
+        if token in _LENGTH_UNITS and out and _is_number(out[-1]):
+            unit = f"{out.pop()} {token}"
+            out.append(f"{out.pop()}-{unit}" if out and _is_number(out[-1]) else unit)  # "9", "11 mm" -> "9-11 mm"
+            if len(out) > 1 and out[-2] in _APPROXIMATELY:
+                del out[-2]
         else:
             out.append(token)
-    return tuple(out)
+    return tuple(t for i, t in enumerate(out)
+                 if not (t in _COMPARISON and 0 < i < len(out) - 1 and out[i - 1] in LATERALITY_WORDS
+                         and out[i + 1] in LATERALITY_WORDS))
 
 
 # a place inside the lung: a lobe, the lingula, a part of the lung named with it ("left lung base", "right upper lobe")
