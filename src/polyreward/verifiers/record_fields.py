@@ -321,3 +321,17 @@ def _flatten(node: object, lines: list[str], key: str = "") -> None:
             _flatten(item, lines, key)
     elif node is not None:
         lines.append(f"{key}: {node}" if key else str(node))
+
+
+def values_text(body: str) -> str | None:
+    """The values of a body that is wholly one structure (:func:`record_fields`), one per line, its keys left out
+    (``reasoning: TODO`` / ``steps: TBD`` says ``TODO`` and ``TBD``: a key names a field of a schema, not a thought);
+    None for any other body."""
+    fields = record_fields(body)
+    if fields is None:
+        return None
+    lines: list[str] = []
+    for f in fields:
+        _flatten(f.value, lines)
+    return "\n".join(line.split(": ", 1)[-1] if isinstance(line, str) else str(line) for line in lines)
+
