@@ -49,6 +49,9 @@ def _forecast(block: str) -> float | None:
         ('<forecast unit="ug/m3" date="2010-02-06">160</forecast>', 160.0),
         ("<candidate>160</candidate><final>45</final>", 45.0),
         ("prediction: 33\nrevised_prediction: 31\nnote: the front slows down", 31.0),
+        ('{"forecast": 28, "most_likely_class": "moderate", "value_unit": "µg/m³"}', 28.0),
+        ('{"forecast": 28, "reason": "revised from a first draft of 40 after the new model run"}', 28.0),
+        ('{"forecast": 28, "note": "withdrawn"}', None),
         # no committed forecast
         ('{"forecast": 160, "forecast": 62}', None),
         ('{"answer": [52, 20]}', None),

@@ -136,7 +136,7 @@ from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.math_normalize import drop_thousands_separators
 from polyreward.verifiers.number_locale import DOT, convention
 from polyreward.verifiers.reading import visible_text
-from polyreward.verifiers.record_fields import committed_field, record_fields
+from polyreward.verifiers.record_fields import committed_field, is_answer_field, record_fields
 from polyreward.verifiers.speaker_declines import DECLINED
 from polyreward.verifiers.turns import whole_prompt
 from polyreward.verifiers.tags import blocks_not_across_reasoning
@@ -542,7 +542,7 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
 # the words of a structure's key that name the forecast's own field ("forecast", "final_forecast", "mean_pm25",
 # "value", "prediction"); "class", "confidence", "range_today", "unit", "reason" describe it
 _FORECAST_KEY = re.compile(r"(?:^|_)(?:forecasts?|forecasted|predictions?|predicted|values?|mean|average|avg|pm25|pm2|pm10|"
-                           r"estimate|answer|result|level|concentration)(?:_|$)")
+                           r"estimate|answer|result|concentration)(?:_|$)")
 
 
 def _record_forecast(span: str, where: str) -> tuple[str, str]:
@@ -554,7 +554,13 @@ def _record_forecast(span: str, where: str) -> tuple[str, str]:
     fields = record_fields(span)
     if fields is None:
         return span, ""
-    chosen, why = committed_field(fields, lambda stem: bool(_FORECAST_KEY.search(stem)))
+    def forecast_key(stem: str) -> bool:
+        return bool(_FORECAST_KEY.search(stem))
+
+    # an answer-named field with no digit names no value ("most_likely_class": "bad", "value_unit": "µg/m³")
+    fields = [f for f in fields
+              if not is_answer_field(f, forecast_key) or re.search(r"[0-9]", json.dumps(f.value, ensure_ascii=False))]
+    chosen, why = committed_field(fields, forecast_key)
     if why:
         return "", f"{where} is a structure with no committed forecast: {why}"
     if chosen is None:

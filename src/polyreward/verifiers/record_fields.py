@@ -179,6 +179,10 @@ _HELD_BACK = re.compile(r"\b(?:example|examples|template|sample|placeholder|not\
                         re.IGNORECASE)
 
 
+# the key of a field that states the answer's status: "status", "state", "sign_off", "verdict", "validity", "use"
+_STATUS_KEY = re.compile(r"(?:^|_)(?:status|state|sign(?:ed)?|sign_off|verdict|validity|approval|review|use|usage|flag)(?:_|$)")
+
+
 def stage(f: Field) -> str:
     """``draft``, ``final`` or "" by the words of the field's key (module docstring)."""
     words = set(f.words)
@@ -214,13 +218,17 @@ def committed_field(fields: list[Field], answer_key: Callable[[str], bool]) -> t
     for f in fields:
         if f in answers:
             continue
-        if isinstance(f.value, str) and _HELD_BACK.search(f.value):
+        # a status-like field in any words, another field when its value is a short label ("note": "withdrawn"); a
+        # reason that mentions a draft in a sentence ("revised from a first draft of 40 after the new run") is a reason
+        if isinstance(f.value, str) and _HELD_BACK.search(f.value) and (
+                _STATUS_KEY.search(f.key) or len(f.value.split()) <= 4):
             return None, f"the {f.key!r} field holds the answer back ({f.value[:50]!r})"
         if isinstance(f.value, str) and _HELD_BACK.search(f.key.replace("_", " ")) and f.value.strip():
             return None, f"the {f.key!r} field holds the answer back"
         if f.key in ("execute", "send", "sent", "signed", "final", "confirmed") and f.value is False:
             return None, f"the {f.key!r} field is false"
-        if qualifies(f.key, f.value):
+        if qualifies(f.key, f.value) and not (isinstance(f.value, str) and not _STATUS_KEY.search(f.key)
+                                              and len(f.value.split()) > 4):
             return None, f"the {f.key!r} field grades the answer low ({f.value!r})"
     finals = [f for f in answers if stage(f) == "final"]
     if finals:
@@ -312,15 +320,16 @@ def rendered_lines(body: str) -> str | None:
     return None
 
 
-def _flatten(node: object, lines: list[str], key: str = "") -> None:
+def _flatten(node: object, lines: list[str], key: str = "", keys: bool = True) -> None:
+    """The scalars of ``node`` as lines, each after its key (``Key: value``) unless ``keys`` is False."""
     if isinstance(node, dict):
         for name, value in node.items():
-            _flatten(value, lines, str(name))
+            _flatten(value, lines, str(name), keys)
     elif isinstance(node, list):
         for item in node:
-            _flatten(item, lines, key)
+            _flatten(item, lines, key, keys)
     elif node is not None:
-        lines.append(f"{key}: {node}" if key else str(node))
+        lines.append(f"{key}: {node}" if key and keys else str(node))
 
 
 def values_text(body: str) -> str | None:
@@ -332,6 +341,6 @@ def values_text(body: str) -> str | None:
         return None
     lines: list[str] = []
     for f in fields:
-        _flatten(f.value, lines)
-    return "\n".join(line.split(": ", 1)[-1] if isinstance(line, str) else str(line) for line in lines)
+        _flatten(f.value, lines, keys=False)
+    return "\n".join(lines)
 
