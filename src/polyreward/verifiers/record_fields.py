@@ -24,8 +24,9 @@ key's words (``draft`` / ``first`` / ``initial`` / ``candidate`` / ``working`` /
 fields are superseded, and unstaged answer fields must agree. A key that names another answer beside it
 (``most_likely``, ``better_supported``, ``preferred``, ``best_guess``, ``instead``, ``replacement``) is one more
 unstaged answer field. A field outside the answer whose value withdraws or holds back the answer (``status:
-withdrawn``, ``"status": "example template only"``, ``sign_off: not signed``) or grades the writer's confidence low
-(:func:`polyreward.verifiers.records.qualifies`) leaves no answer. Reconstructed rules (ours), each bounded: at most
+withdrawn``, ``"status": "example template only"``, ``sign_off: not signed``; in a field that is no status, only as a
+short label: ``"note": "withdrawn"``, not a reason sentence that mentions a draft) or grades the writer's confidence
+low (:func:`polyreward.verifiers.records.qualifies`) leaves no answer. Reconstructed rules (ours), each bounded: at most
 4000 characters are parsed, by the standard library's JSON decoder and linear line and tag scans.
 """
 
