@@ -1377,6 +1377,17 @@ LEFT_OPEN = {
         "'small to large' would then match any size") for family in (
         "r45_kg_pneumothorax_measured_about_2_3_cm", "r45_kg_small_to_moderate_effusion_severity_range",
         "r45_kg_mild_to_moderate_cardiomegaly")},
+    # holdout_r46 (written blind 2026-12-06: structured output -- JSON, YAML, tables, key-value lines, XML-ish tags;
+    # first sight in benchmarks/results/red_team_rewards_holdout_r46_first_sight.md)
+    ("kg_triplet_consistency", "r46_kg_markdown_table_finding_status"): (
+        "genuine, but each finding's place is a bracket after it ('consolidation (right lower lobe) | present'), which "
+        "the lexical extractor does not link to the finding (triplets 0, entities 1); the same report in prose, "
+        "'There is consolidation (right lower lobe).', scores the same 0.5: a relation rule of the extractor, not the "
+        "table's reading"),
+    ("kg_triplet_consistency", "r46_kg_json_report_then_impression_field"): (
+        "genuine, but its impression ('Atelectasis and a pulmonary nodule.') restates the findings without their "
+        "places, and the extractor counts the restated finding as one more entity than the terse reference has "
+        "(0.917); the same report and impression in prose score the same, as extra_pertinent_negative"),
 }
 
 ROWS = bench.load_rows()
@@ -1458,6 +1469,10 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      # letter ('A: ... E: he is hypotensive and dry, so saline comes first.') with no concluding
                      # sentence (0.5; written blind, never rewritten)
                      ("holdout_r44", "clinical_faithfulness"): 0.5,
+                     # holdout_r46: the require_answer row's reference is the plain 'The answer is \\boxed{60}.' after
+                     # the think, with no <answer> block, which require_answer refuses (written blind, never rewritten;
+                     # the row's genuine completion, with the block, scores 1.0)
+                     ("think_format", "r46_tf_think_then_answer_tags_require_answer"): 0.0,
                      }
 
 

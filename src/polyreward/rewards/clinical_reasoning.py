@@ -63,6 +63,7 @@ from polyreward.verifiers.choice import extract_letter, letter_after_answer_bloc
 from polyreward.verifiers.label_answers import LABELS, extract_label, squeeze_whitespace
 from polyreward.verifiers.label_sets import initialism_of, spelling_key
 from polyreward.verifiers.options import parse_options
+from polyreward.verifiers.record_fields import committed_field, rendered_lines, selected_rows, trailing_record
 from polyreward.verifiers.text_forms import plain_text
 
 SOURCE = "reconstructed from arXiv 2512.00601 (Clinical-R1 CRPO objectives)"
@@ -130,7 +131,6 @@ _BARE_CONCLUSION = re.compile(r"\A[\s*_>#-]*(?:so|thus|hence|therefore|that\s+le
 def weighed_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     """The options weighed in sentences that say something, plus the one option a bare conclusion names
     ("The answer is C.", "Hence D.": one letter, not "The answer is A, B, C or D.")."""
-    found: set[str] = set()
     sentences = _SENTENCE_END.split(reasoning)
     openers = _letter_openers(sentences, options)
     verdicts: dict[str, set[frozenset[str]]] = {}  # letter -> the words said of it alone, one set per sentence
@@ -138,7 +138,7 @@ def weighed_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     for at, sentence in enumerate(sentences):
         if bare := _BARE_CONCLUSION.match(sentence):  # "Hence D." after the others were set aside (holdout_r44)
             otherwise |= {bare.group(1)} & set(options)
-        elif reasoning_words(sentence, options) and _says_of_each(sentence, options):
+        elif reasoning_words(sentence, options) and _says_of_each(sentence, options) and not _POINTER.fullmatch(sentence):
             named = mentioned_letters(sentence, options) | openers[at]
             if len(named) == 1:
                 verdicts.setdefault(next(iter(named)), set()).add(_said_words(sentence, options))
@@ -169,6 +169,13 @@ def _same_verdict_for_all(verdicts: dict[str, set[frozenset[str]]], options: Map
         return set()
     said = {words for sets in verdicts.values() for words in sets}
     return set(options) if len(said) == 1 and len(next(iter(said))) <= 1 else set()
+
+
+# (red team holdout_r46) a verdict that only points elsewhere or holds a place ("A: see guideline", "B: as above",
+# "C: TBD", "D: n/a") says nothing of its option
+_POINTER = re.compile(r"[\s*_>#-]*(?:(?:option\s+)?\(?[A-Z][.:)]\s*)?(?:(?:see|refer\s+to|per|as\s+per|cf\.?|check)\s+(?:the\s+)?"
+                      r"(?:guidelines?|above|below|notes?|table|references?|text|literature|source|protocol|uptodate)|"
+                      r"as\s+above|ditto|same|n/?a|tbd|tba|todo|pending|\.{3}|…|[-\u2013\u2014?])[\s.!]*", re.IGNORECASE)
 
 
 def _says_of_each(sentence: str, options: Mapping[str, str]) -> bool:
@@ -498,6 +505,34 @@ def subject_conclusion(sentence: str, options: Mapping[str, str]) -> str | None:
     if len(named) != 1 or _named_options(rest, options) - named or re.search(r"\b[A-Z]\b(?![a-z])", rest):
         return None
     return next(iter(named))
+# the words of a structure's key that name the reasoning's conclusion ("conclusion", "final_choice", "diagnosis")
+_CONCLUSION_KEY = re.compile(r"(?:^|_)(?:conclusions?|choices?|answers?|diagnos[ie]s|dx|pick(?:ed)?|selected|selection|"
+                             r"options?|letter|verdict|decision|result)(?:_|$)")
+_GLOSS = re.compile(r"[,(;]|\s[\u2013\u2014-]\s")
+
+
+def structured_conclusion(reasoning: str, options: Mapping[str, str]) -> tuple[str | None, str] | None:
+    """(the option, "") or (None, why) a reasoning concludes in a structure (red team ``holdout_r46``), or None when
+    it ends on none: a table whose selecting column keeps one row (``| option | keep | why |``: the kept row's option),
+    or a trailing structure's conclusion field (``{"conclusion": "B"}``, ``final_conclusion: D, the stable patient
+    ...``, ``<conclusion>E</conclusion>``; :mod:`polyreward.verifiers.record_fields`: a final field over a draft one,
+    none when the fields disagree, one withdraws it or a confidence is graded low)."""
+    if "|" in reasoning and (rows := selected_rows(reasoning)) is not None:
+        named = [_named_options(row[0], options) for row in rows]
+        if len(rows) == 1 and len(named[0]) == 1:
+            return next(iter(named[0])), ""
+        return None, f"the table keeps {len(rows)} rows"
+    fields = trailing_record(reasoning) if ":" in reasoning or "<" in reasoning else None
+    if fields is None:
+        return None
+    chosen, why = committed_field(fields, lambda key_stem: bool(_CONCLUSION_KEY.search(key_stem)))
+    if why:
+        return None, why
+    if chosen is None:
+        return None
+    value = str(chosen.value) if isinstance(chosen.value, (str, int)) else ""
+    named = _named_options(_GLOSS.split(value, maxsplit=1)[0], options)
+    return (next(iter(named)), "") if len(named) == 1 else (None, f"the {chosen.key!r} field names no one option")
 
 
 def _named_options(clause: str, options: Mapping[str, str]) -> set[str]:
@@ -579,8 +614,10 @@ class ClinicalFaithfulness(_OptionsReward):
         options = self.options_of(row)
         if options:
             final, _ = extract_letter(text, ALL_LETTERS, options)
-            closing = closing_conclusion(reasoning, options)
-            concluded, tier = (closing, "conclusion") if closing else extract_letter(reasoning, ALL_LETTERS, options)
+            structured = structured_conclusion(reasoning, options)  # "final_choice: C", a keep table (holdout_r46)
+            closing = closing_conclusion(reasoning, options) if structured is None else None
+            concluded, tier = ((structured[0], "conclusion") if structured is not None else
+                               (closing, "conclusion") if closing else extract_letter(reasoning, ALL_LETTERS, options))
             g, bad = grounding(reasoning, options)
             valid = set(options)
         else:
@@ -626,6 +663,7 @@ class ClinicalComprehensiveness(_OptionsReward):
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         reasoning = split_reasoning(self.cleaned(completion))
         options = self.options_of(row)
+        reasoning = rendered_lines(reasoning) or reasoning  # '{"notes": {"A": "..."}}', <option id="A"> (holdout_r46)
         if options:
             weighed, total = weighed_letters(reasoning, options), len(options)
         else:

@@ -94,7 +94,15 @@ its first ``<answer>`` block (never one run across a ``</think>``: a tag named i
   36–75)``) is read past; another class's range or a range that is no class's stays (red team ``holdout_r5``);
 * with ``answer_block: required`` (the shipped example: its prompts ask for ``<answer>...</answer>``) only the
   block is read: a last line of prose ending in a number ("So far the running value is 70.38") is no forecast,
-  however much it reads like the prose style "I expect roughly 76 µg/m3" that the default (``optional``) accepts.
+  however much it reads like the prose style "I expect roughly 76 µg/m3" that the default (``optional``) accepts;
+* a block that is wholly one structure (a JSON object, ``key: value`` lines, XML-ish elements) is read by its fields
+  (:mod:`polyreward.verifiers.record_fields`; red team ``holdout_r46``): the field named for the forecast (``forecast``,
+  ``value``, ``mean_pm25``, ``prediction``, ``<forecast unit="ug/m3">``) is the forecast and the fields beside it
+  (``class``, ``confidence: 0.8``, ``reason``, ``range_today``, a list of reasons) describe it; a final field
+  supersedes a draft one (``{"draft_forecast": 40, "final_forecast": 28}`` forecasts 28; ``<candidate>160</candidate>
+  <final>45</final>`` forecasts 45); two forecast fields that differ (``{"forecast": 160, "forecast": 62}``, a
+  ``most_likely_value`` beside the value), a list of values, a field that withdraws it (``status: withdrawn``) or a
+  confidence graded low (``probability_breeze_holds: 0.02``) leave no forecast.
 
 The rules are ours (reconstructed: the source reads a model's number tensor, not text).
 No valid observation -> NaN ("no valid observation"); no committed forecast -> the minimum, −γ (the source has no
@@ -129,6 +137,7 @@ from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.math_normalize import drop_thousands_separators
 from polyreward.verifiers.number_locale import DOT, convention
 from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.record_fields import committed_field, is_answer_field, record_fields
 from polyreward.verifiers.speaker_declines import DECLINED
 from polyreward.verifiers.turns import whole_prompt
 from polyreward.verifiers.tags import blocks_not_across_reasoning
@@ -491,6 +500,10 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
         # 340, but I decline to forecast." and "Today's was 340; tomorrow's is unknown." withdraw the number
         found = list(_NUMBER.finditer(_POLLUTANT_NAME.sub(lambda m: " " * len(m.group()), _UNIT.sub(lambda m: " " * len(m.group()), span))))
         after = _UNIT.sub(" ", span[found[-1].end():]) if found else ""
+    if blocks and count == 1:  # a block that is one structure: its forecast field (red team holdout_r46)
+        span, why = _record_forecast(span, where)
+        if why:
+            return None, why, True
     if other := _names_another_pollutant(span, pollutants):
         return None, f"{where} names {other}, not the pollutant forecast", True
     span = without_relative_change(_without_own_class_range(span, edges)) if count == 1 else span
@@ -537,6 +550,37 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
     if after.strip() and foreign(_UNIT.sub(" ", after)) and not keeping_remark(after):  # the unit's µ is no Greek (red team holdout_r12)  # "위 예측은 무시하세요." ("ignore the forecast above"): unread, so uncommitted; "确定" / "это мой ответ" keep it (holdout_r36)
         return None, f"text after {where} is in another language, which may withdraw it ({after.strip()[:60]!r})", True
     return numbers, "", True
+
+
+# the words of a structure's key that name the forecast's own field ("forecast", "final_forecast", "mean_pm25",
+# "value", "prediction"); "class", "confidence", "range_today", "unit", "reason" describe it
+_FORECAST_KEY = re.compile(r"(?:^|_)(?:forecasts?|forecasted|predictions?|predicted|values?|mean|average|avg|pm25|pm2|pm10|"
+                           r"estimate|answer|result|concentration)(?:_|$)")
+
+
+def _record_forecast(span: str, where: str) -> tuple[str, str]:
+    """(the span to read, "") or ("", why not) for a block that is one structure (module docstring, red team
+    holdout_r46): its forecast field's value as written, the span itself when it is no structure or names no forecast
+    field."""
+    if not any(ch in span for ch in "{<:"):
+        return span, ""
+    fields = record_fields(span)
+    if fields is None:
+        return span, ""
+    def forecast_key(stem: str) -> bool:
+        return bool(_FORECAST_KEY.search(stem))
+
+    # an answer-named field with no digit names no value ("most_likely_class": "bad", "value_unit": "µg/m³")
+    fields = [f for f in fields
+              if not is_answer_field(f, forecast_key) or re.search(r"[0-9]", json.dumps(f.value, ensure_ascii=False))]
+    chosen, why = committed_field(fields, forecast_key)
+    if why:
+        return "", f"{where} is a structure with no committed forecast: {why}"
+    if chosen is None:
+        return span, ""
+    if isinstance(chosen.value, (list, dict, bool)) or chosen.value is None:
+        return "", f"{where} is a structure whose {chosen.key!r} field holds no single value ({chosen.value!r})"
+    return str(chosen.value), ""
 
 
 # a sentence after the block that compares the forecast with the prompt's day by a percentage and gives no value of its

@@ -80,6 +80,13 @@ Red team ``holdout_r18`` (normalised mode): ``no finding`` is the normal study's
 initialism of a gold label of several words (``AF; LBBB`` for atrial fibrillation, left bundle branch block) and one
 label joining gold labels with ``and`` (``Cardiomegaly and atelectasis.``) name those gold labels
 (:func:`polyreward.verifiers.label_sets.as_gold_shorthand`); a conjunct that is no gold label keeps the label whole.
+Red team ``holdout_r46`` (normalised mode): a block that is wholly one structure is read by its fields
+(:func:`polyreward.verifiers.label_sets.record_labels`, :mod:`polyreward.verifiers.record_fields`): the label field
+(``{"labels": [...]}``, ``findings:`` with ``- a`` items, repeated ``<label>`` elements, ``{"draft": [...], "final":
+[...]}``'s final list) less what an ``exclude:`` / ``absent:`` field takes out, and a markdown table whose last column
+selects (``| label | keep |``) names the rows it keeps; other fields (``evidence``, ``count``) describe the list. A
+field that withdraws it (``"status": "rejected ..."``), two different lists under answer keys or a list of lists is
+no answer.
 ``separator`` replaces ``;``; ``metric: f1`` scores 2|P ∩ G| / (|P| + |G|) instead.
 """
 
@@ -103,6 +110,7 @@ from polyreward.verifiers.label_sets import (
     normalize_label,
     normalize_synonyms,
     read_labels,
+    record_labels,
     spelling_key,
     split_labels,
 )
@@ -228,6 +236,10 @@ class JaccardReward(RolloutReward):
         blocks = list(blocks_not_across_reasoning(view, "answer", ignore_case=True))
         if not blocks:
             return None, "no <answer> block in completion"
+        for _, _, body in blocks:  # a structure whose fields withdraw the list or offer several (red team holdout_r46)
+            structured = record_labels(body, self.separator)
+            if structured is not None and structured[0] is None:
+                return None, f"the <answer> block is a structure with no committed list: {structured[1]}"
         sets = [self._canonical(read_labels(body, self.separator)) for _, _, body in blocks]
         if any(labels != sets[0] for labels in sets[1:]):
             return None, f"{len(blocks)} <answer> blocks with different labels: no committed answer"

@@ -66,7 +66,13 @@ red team ``holdout_r30``). A change since the prior study stated in another word
 (``unchanged`` is ``stable``: :func:`with_one_word_per_change`), and a side written as its capital initial is the
 side (``R pleural effusion``: :func:`with_sides_spelled`). A finding named bare at a sentence's start whose status is written in another language
 ("Cardiomegaly — ni hablar, ...", "Cardiomegaly：无", "Cardiomegaly? Tu parles !") states nothing the English lexicon can
-read and is left out (:func:`without_foreign_statuses`; red team ``holdout_r29``).
+read and is left out (:func:`without_foreign_statuses`; red team ``holdout_r29``). A report written as one structure
+after the reasoning (:func:`structured_report`; red team ``holdout_r46``) is what its fields commit to
+(:mod:`polyreward.verifiers.record_fields`): a table whose selecting column keeps some sentences (``| sentence | keep
+|``) is the sentences it keeps; a record's report fields (``findings``, ``report``, ``impression``; a final field
+over a draft one, ``<draft>...</draft><final>...</final>`` reads the final) are the report, and a field that
+withdraws it (``"status": "example template only"``), a confidence graded low or two reports that differ under one
+key leave no report (0.0).
 
 The extractor is linear in the report: each mention looks only at the candidates inside its token window.
 
@@ -94,6 +100,7 @@ from polyreward.verifiers.doubt_words import MAYBE_WORDS, OR_WORDS
 from polyreward.verifiers.hedging import MODAL_WORDS
 from polyreward.verifiers.radiology_kg import UNCERTAIN_AS, ReportKG, extract_kg
 from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.record_fields import committed_field, record_fields, selected_rows, stage
 from polyreward.verifiers.stand_ins import REMARK_CHARS, disowning_remark
 from polyreward.verifiers.tool_calls import without_html_comments
 from polyreward.verifiers.tags import first_block
@@ -197,6 +204,43 @@ def read_report(completion: str, extractor: Callable[[str], Any] | None = None) 
     if opening_header_frames_away(text[answer_start:]):
         return ""  # "Example of a report in this format: ...", "To verify on the film: ..." (red team holdout_r2)
     return text[:answer_start] + answer
+
+
+# a section heading on a line of its own before a structured report ("FINDINGS:")
+_HEADING_LINE = re.compile(r"\A\s*[A-Za-z][A-Za-z ]{0,30}:[ \t]*\n")
+# the keys of a record's report fields: the report's sections
+_REPORT_KEY = re.compile(r"(?:^|_)(?:findings?|reports?|impressions?|text|body|sentences?)(?:_|$)")
+
+
+def structured_report(report: str) -> str:
+    """``report`` with its answer (the text after the last ``</think>``) read by its fields when it is wholly one
+    structure (module docstring, red team ``holdout_r46``): the kept sentences of a table with a selecting column, or
+    a record's committed report field, its ``impression`` added; "" when the structure withdraws the report; the
+    report unchanged when its answer is no structure or names no report field."""
+    closing = report.lower().rfind("</think>")
+    head, answer = (report[:closing + 8], report[closing + 8:]) if closing >= 0 else ("", report)
+    heading = _HEADING_LINE.match(answer)
+    body = answer[heading.end():] if heading else answer
+    if "|" in body and (rows := selected_rows(body)) is not None:
+        return head + " ".join(row[0] for row in rows if row)
+    fields = record_fields(body) if any(ch in body for ch in "{<:") else None
+    if fields is None:
+        return report
+    sections = [f for f in fields if not f.key.startswith("impression")]  # the impression sums the findings up
+    chosen, why = committed_field(sections, lambda key_stem: bool(_REPORT_KEY.search(key_stem)))
+    if why:
+        return head
+    if chosen is None:
+        return report
+    impressions = [f for f in fields if f.key.startswith("impression") and stage(f) != "draft" and isinstance(f.value, str)]
+    return head + " ".join(_report_text(f.value) for f in [chosen, *impressions])
+
+
+def _report_text(value: object) -> str:
+    """A report field's text: a string, or a list's items as sentences."""
+    if isinstance(value, list):
+        return " ".join(str(item).strip() for item in value)
+    return str(value).strip()
 
 
 _HEADED_LINE = re.compile(r"(?m)^[ \t]*(?P<head>[^:\n]{3,60}:)[^\n]*")
@@ -620,7 +664,7 @@ class KGTripletConsistency(RolloutReward):
             if not gold.entities and not gold.triplets:
                 return Scored(None, "the reference graph is empty (no finding the extractor knows): nothing to "
                                     "compare a report with (empty_reference: skip)")
-        completion = without_promised(without_foreign_statuses(without_both_ways(read_report(completion, self.extractor))))
+        completion = without_promised(without_foreign_statuses(without_both_ways(structured_report(read_report(completion, self.extractor)))))
         if kind := disowned_report(completion):
             return Scored(0.0, f"no report: a remark makes it a stand-in ({kind})")
         if self.drop_prompt_lines:

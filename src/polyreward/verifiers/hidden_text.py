@@ -209,7 +209,14 @@ _BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|h[1-6]|tr|table|tbody|thead|se
 _INLINE_TAG = re.compile(r"</?(?:b|strong|i|em|u|mark|span|font|a|abbr|td|th|code|tt|big|center|label)\s*>", re.IGNORECASE)
 
 
+# (red team holdout_r46) one <label> element closed and the next opened at once ("<label>cardiomegaly</label><label>
+# pulmonary edema</label>") is a list of labels written as XML, one item each, not one word split by markup
+_LABEL_ITEMS = re.compile(r"</label\s*>\s*<label\s*>", re.IGNORECASE)
+
+
 def _rendered_html(text: str) -> str:
+    if "</label" in text.lower():
+        text = _LABEL_ITEMS.sub("\n", text)
     text = _BOLD_ELEMENT.sub(r"**\2**", text)
     text = _BLOCK_TAG.sub("\n", text)
     return _INLINE_TAG.sub(lambda tag: " " if tag.group().lower().strip("</>") in ("td", "th") else "", text)

@@ -156,6 +156,51 @@ def _one_column_table(body: str) -> list[str] | None:
     return cells[2:] or None
 
 
+# the words of a structure's key that name the label list ("labels", "findings", "final_labels", "answer"), and those
+# that name labels taken out of it ("exclude", "absent", "removed")
+_LABELS_KEY = re.compile(r"(?:^|_)(?:labels?|findings?|answers?|results?|diagnos[ie]s|list|present|positive|definite)(?:_|$)")
+_EXCLUDED_KEY = re.compile(r"(?:^|_)(?:exclude[sd]?|remove[sd]?|drop(?:ped)?|absent|negatives?|denied|not_present)(?:_|$)")
+
+
+def record_labels(body: str, separator: str = ";") -> tuple[list[str] | None, str] | None:
+    """(labels, "") or (None, why not) of a body that is one structure naming a label list (red team ``holdout_r46``;
+    :mod:`polyreward.verifiers.record_fields`): the committed label field (``{"labels": [...]}``, ``findings:`` and its
+    ``- a`` items, repeated ``<label>`` elements; a final field over a draft one) less the labels an ``exclude`` /
+    ``absent`` field takes out, or the first cells of the rows a table's selecting column keeps (``| label | keep
+    |``). A field that withdraws the list, two different lists, or a list of lists (alternatives) is no answer.
+    None: the body is no such structure (the other readings decide)."""
+    from polyreward.verifiers.record_fields import committed_field, record_fields, selected_rows
+
+    if "|" in body and (rows := selected_rows(body)) is not None:
+        return [row[0] for row in rows if row and row[0]], ""
+    fields = record_fields(body) if any(ch in body for ch in "{<:") else None
+    if fields is None:
+        return None
+    chosen, why = committed_field([f for f in fields if not _EXCLUDED_KEY.search(f.key)],
+                                  lambda stem: bool(_LABELS_KEY.search(stem)))
+    if why:
+        return None, why
+    if chosen is None:
+        return None
+    labels = _field_labels(chosen.value, separator)
+    if labels is None:
+        return None, f"the {chosen.key!r} field holds no one label list ({str(chosen.value)[:60]!r})"
+    out = set()
+    for f in fields:
+        if _EXCLUDED_KEY.search(f.key):
+            out |= {label.casefold() for label in (_field_labels(f.value, separator) or [])}
+    return [label for label in labels if label.casefold() not in out], ""
+
+
+def _field_labels(value: object, separator: str) -> list[str] | None:
+    """A field's labels: a list of strings, or a string read as a body is; None for a list of lists (alternatives)."""
+    if isinstance(value, str):
+        return read_labels(value, separator)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return [v.strip() for v in value if v.strip()]
+    return None
+
+
 def read_labels(body: str, separator: str = ";") -> list[str]:
     """The labels a reader sees in an answer body: split on ``separator`` when the body uses it; else one label per
     line of a list ("- a" / "1. a" / plain lines); else on commas outside brackets ("a, b"; ``a (b, c)`` is one label), else on a spaced ``&`` (``a & b``). A
@@ -167,6 +212,8 @@ def read_labels(body: str, separator: str = ";") -> list[str]:
     (red team ``holdout_r7``); ``no finding`` is the normal study's label, not a denied finding (``holdout_r18``); a
     body that is a one-column markdown table names the cells under its header (``holdout_r35``). The guarded (normalised) reading: the prompt's separator is a format request, and a
     genuine answer written as a list or with commas names the same labels."""
+    if (structured := record_labels(body, separator)) is not None:  # a structure's label field (holdout_r46)
+        return structured[0] or []
     if body.lstrip().startswith("{") and (flags := _flag_labels(body)) is not None:
         return flags
     if body.lstrip().startswith("[") and (items := _list_literal(body)) is not None:

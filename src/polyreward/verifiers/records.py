@@ -122,7 +122,7 @@ def _walk(node: object, answers: list[str], words: list[str], restated: list[str
                 answers.append(found if found is not None else "\0")  # "\0": an answer field that holds no value
                 continue
             words.append(name)
-            if _qualifies(name, value):
+            if qualifies(name, value):
                 words.append("\0qualified")
             if _RESTATING_KEY.search(name) and _scalar(value) is not None:
                 restated.append(_scalar(value))
@@ -188,7 +188,7 @@ _LOW_GRADE = re.compile(r"\A\W*(?:low|very\s+low|medium|moderate|mid|weak|unsure
 _QUALIFYING_WORD = re.compile(r"\b" + WITHDRAWN_WORD + r"\b|\b" + PROVISIONAL_WORD + r"\b", re.IGNORECASE)
 
 
-def _qualifies(key: str, value: object) -> bool:
+def qualifies(key: str, value: object) -> bool:
     """Does a field qualify the record's answer: a confidence graded low or unset (``"confidence": "low"``, ``0.2``,
     ``"certain": false``) or a value that calls it withdrawn or provisional (``"note": "unverified"``)? Such a
     record is read by the text reader, which weighs the qualification as it does in prose."""

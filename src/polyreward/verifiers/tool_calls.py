@@ -324,9 +324,15 @@ def _may_comment(text: str) -> bool:
     return "<!--" in text or ("<" in text and not text.isascii())
 
 
-def _without(text: str, tag: str) -> str:
+# (red team holdout_r46) an element whose name sets its text aside as no call made: a call written as bare JSON inside
+# "<draft>...</draft>" (revised to the <tool_call> block after it), "<example>", "<rejected>" is the writer's draft,
+# an example or a rejected candidate, which no runner parses outside a call block
+_SET_ASIDE_ELEMENTS = ("draft", "example", "rejected", "discarded", "scratch")
+
+
+def _without(text: str, tag: str, ignore_case: bool = False) -> str:
     parts, position = [], 0
-    for start, end, _ in tag_blocks(text, tag):
+    for start, end, _ in tag_blocks(text, tag, ignore_case):
         parts.append(text[position:start])
         parts.append("\n")
         position = end
@@ -499,6 +505,9 @@ def _fences_in(text: str):
 def _read_free_text(text: str) -> tuple[list[Call], list[Call]]:
     """(calls in code fences, calls in the prose around them) of text outside blocks and ``<think>``."""
     text = _without(_without(text, "think"), "tool_call")
+    for tag in _SET_ASIDE_ELEMENTS:  # '<draft>{"name": ...}</draft>' then the block: a draft, no call (holdout_r46)
+        if f"<{tag}>" in text.lower():
+            text = _without(text, tag, ignore_case=True)
     calls: list[Call] = []
     rest, position, number = [], 0, 0
     for opening, body, end in _fences_in(text):
