@@ -159,3 +159,13 @@ def test_a_given_stated_as_the_closing_value_is_the_answer(completion, expected)
 def test_a_given_restated_around_the_answer_is_still_read_past():
     books = "In how many ways can 5 books be arranged on a shelf?"
     assert scorer(MathAccuracy, books)("There are 120 ways to arrange the 5 books on the shelf.", "120") == 1.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["baked", "sold", "counted", "picked", "made", "collected"]),
+       st.sampled_from(["at least", "at most", "no fewer than", "no more than"]), st.integers(min_value=2, max_value=9_999))
+def test_a_bound_after_a_plain_verb_never_pays_and_a_need_always_does(verb, bound, count):
+    prompt = "How many muffins did she bake?"
+    assert scorer(MathAccuracy, prompt)(f"She {verb} {bound} {count} muffins.", str(count)) == 0.0
+    assert scorer(MathAccuracy, prompt)(f"So she {verb} {count} muffins.", str(count)) == 1.0
+    assert scorer(MathAccuracy, "What is the least number of boxes needed?")(f"So we need at least {count} boxes.", str(count)) == 1.0
