@@ -297,6 +297,13 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout109", "x109_m_g_interpretation_other_percent_after", "Boys: 30 − 18 = 12. Percent: 12/30 × 100"),
     ("holdout109", "x109_ch_g_if_asked_preferred_dismissed", "ACE inhibitors such as lisinopril are te"),
     ("holdout109", "x109_ch_g_clinical_pearl_conditional_other", "Hyperthyroidism with exophthalmos and a "),
+    # holdout111 (ranges, approximations, tolerances and supersets, written blind), left open after its rules: a
+    #   bracket after the rounded answer that gives the same quantity at a finer place under a conditional ("$\sqrt{6}
+    #   \approx 2.4$ to the nearest tenth (it would be 2.45 to the nearest hundredth, but the tenth is what's asked)")
+    #   is read as the last value; 2.45 does not round to the answer 2.4 at its own place (half up it gives 2.5), so
+    #   telling a finer rounding of the same value from another value takes the unrounded value (2.449) the bracket
+    #   and the answer both round, three readings back
+    ("holdout111", "x111_m_nearest_tenth_other_precision_aside", "$\\sqrt{6} \\approx 2.449$, which is close"),
 }
 
 

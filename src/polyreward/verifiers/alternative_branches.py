@@ -103,6 +103,35 @@ def case_alternative_before(text: str, start: int, is_other: Callable[[str], boo
     return False
 
 
+# two values offered as alternatives that hang on something the writer does not settle (holdout111): "2.4 mL or 2.5 mL
+# depending on the rounding convention", "41 or 42, depending on whether ...", "it's 12 or 13 according to which
+# reading you take" -- two different values joined by "or", then "depending on" / "depends on" / "according to"
+_DEPENDING_PAIR = re.compile(
+    r"(?<![\w.])(?P<one>[-−]?\d+(?:\.\d+)?)(?:[^\S\n]*[^\W\d_%$]{1,12}\.?)?[^\S\n]*%?[^\S\n]+or[^\S\n]+\$?(?P<two>[-−]?\d+(?:\.\d+)?)"
+    r"(?:[^\S\n]*[^\W\d_%$]{1,12}\.?)?[^\S\n]*%?[,;]?[^\S\n]+(?:depending\s+on|(?:it\s+)?depends\s+on|according\s+to|based\s+on)\b",
+    re.IGNORECASE)
+# what settles them after: a conclusion or an answer phrase ("... depending on the convention. The problem says half
+# up, so 2.5.")
+_SETTLES = re.compile(r"\b(?:so|thus|therefore|hence|answer|final|here|the\s+problem|the\s+question|asked|says|states|specifies|uses)\b",
+                      re.IGNORECASE)
+
+
+def depending_alternative_before(text: str, start: int, answer: str) -> bool:
+    """Is the answer at ``text[start:]`` one of two values the writer offered before it, in the same paragraph, as
+    hanging on something ("2.4 mL or 2.5 mL depending on the rounding convention (... half-up gives 2.5)"), with
+    nothing that settles which between them? Example: "To the nearest tenth that's 2.4 mL or 2.5 mL depending on the
+    rounding convention. Either is defensible." leaves 2.5 one branch; "... depending on the convention. The problem
+    says round half up, so 2.5." settles it."""
+    paragraph = text.rfind("\n\n", 0, start)
+    window_start = max(0, start - 400, paragraph + 1)
+    keys = answer_keys(answer)
+    for pair in _DEPENDING_PAIR.finditer(text, window_start, start + len(answer)):
+        one, two = value_key(pair.group("one")), value_key(pair.group("two"))
+        if one != two and keys & {one, two} and _SETTLES.search(text, pair.end(), start) is None:
+            return True
+    return False
+
+
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from dataclasses import dataclass
 
-from polyreward.verifiers.alternative_branches import case_alternative_before, modal_alternative_before
+from polyreward.verifiers.alternative_branches import case_alternative_before, depending_alternative_before, modal_alternative_before
 from polyreward.verifiers.commitment import (
     hedged_inside,
     later_disowns,
@@ -408,7 +408,8 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
         return found
     start, end = located
     why = uncommitted(text, start, end) or ("hedged" if modal_alternative_before(text, start, found.text) or
-                                            case_alternative_before(text, start, _states_other(found.text), end) else "")
+                                            case_alternative_before(text, start, _states_other(found.text), end) or
+                                            depending_alternative_before(text, start, found.text) else "")
     if why == "negated" and retractions and (contrast := _CONTRAST_TAIL.search(text, 0, start)) is not None:
         return _committed(text[:contrast.start()], final_bang, retractions=False)  # "10, not 12": the answer is 10
     if why == "hedged" and (restated_after(found.text, text[end:end + 80]) or restated_before(found.text, text[max(0, start - 80):start], text[end:end + 40])):

@@ -251,6 +251,31 @@ def agrees(answer: str, shown: str, percent: bool) -> bool:
     return abs(value - number) <= 0.5 * 10 ** -len(digits) * (1 + 1e-9) + 1e-12 * abs(value)
 
 
+# a prompt that asks for the value rounded (holdout111): "Round your answer to the nearest minute", "rounded to the
+# nearest tenth", "to 3 significant figures", "correct to 2 decimal places" (not "a round-robin", "three rounds")
+_ROUNDING_ASKED = re.compile(r"\bround(?:ed)?[^\S\n]+(?:your|the|each|it|off|up|down|to|answers?)\b|\bnearest[^\S\n]+[^\W\d_]+|"
+                             r"\bsignificant[^\S\n]+(?:figures?|digits?)\b|\bdecimal[^\S\n]+places?\b|\b(?:s\.[^\S\n]?f|d\.[^\S\n]?p)\.|"
+                             r"\bcorrect[^\S\n]+to[^\S\n]+(?:\d|one|two|three|four)", re.IGNORECASE)
+
+
+def rounding_asked(answer: str, completion: str, prompt: str) -> str | None:
+    """The rounded restatement that closes ``completion`` ("... = 41.67 minutes. So the walk takes about 42 minutes.",
+    "$\\frac{2}{7} \\approx 0.286$") when ``prompt`` asks for a rounded value and the restatement rounds the answer read
+    before it (``answer``, perhaps with the restatement still at its end) to the digits it shows; else None. The
+    rounding is then the answer asked, not a remark on it: the exact value is the working. Example: "Round to the
+    nearest minute" with "0.6944 × 60 = 41.67 minutes. So the walk takes about 42 minutes." gives 42."""
+    if not prompt or _ROUNDING_ASKED.search(prompt) is None:
+        return None
+    restated = rounded_restatement(completion)
+    if restated is None:
+        return None
+    number, percent = restated
+    head = without_rounding(answer)
+    if not head.strip() or not agrees(head, number, percent):
+        return None
+    return number + ("%" if percent else "")
+
+
 def without_rounding(answer: str) -> str:
     """An answer read after an answer phrase, without a rounded restatement of itself at its end ("19/12 ≈ 1.583",
     "1/6 (about 16.7%)"); unchanged when there is none or it disagrees."""

@@ -85,6 +85,27 @@ def _as_words(sentence: str, given: frozenset[Fraction]) -> str:
     return "".join(parts) + sentence[last:]
 
 
+# the given stated as the value of the sentence (holdout111): after a copula or "=", perhaps with an adverb of
+# exactness, and closing the sentence but for its unit and a bracket or quote mark ("but the mean of these scores is
+# exactly 42.)"); a sentence with a word of reason before it restates a given in the reason ("45 ways, since the
+# number of books is 5") and is read as before
+_COPULA_BEFORE = re.compile(r"(?:\b(?:is|are|was|were|equals?|remains?|stays?)|=)[^\S\n]*(?:(?:exactly|just|still|indeed|precisely|also)[^\S\n]+)?\$?[^\S\n]*\Z",
+                            re.IGNORECASE)
+_CLOSING_REST = re.compile(r"[^\S\n]*(?:[^\W\d_]+[^\S\n]*){0,2}[$)\]\"'*]*[.!]?[$)\]\"'*]*[^\S\n]*\Z")
+_REASON_WORD = re.compile(r"\b(?:since|because|as)\b", re.IGNORECASE)
+
+
+def stated_as_value(text: str, begin: int, start: int, end: int) -> bool:
+    """Is the given at ``text[start:end]`` stated as the value of its sentence (which starts at ``begin``): after a
+    copula or "=", closing the sentence (but for a unit word or two), with no word of reason before it in the
+    sentence? Example: "(If these were a sample, a 95% interval would be 38 to 46, but the mean of these scores is
+    exactly 42.)" states 42; "There are 120 ways to arrange the 5 books." does not state 5."""
+    stop = _SENTENCE_END.search(text, end)
+    rest = text[end:stop.end() if stop is not None else len(text)]
+    return (_COPULA_BEFORE.search(text, max(begin, start - 40), start) is not None and _CLOSING_REST.match(rest) is not None
+            and _REASON_WORD.search(text, begin, start) is None)
+
+
 def past_givens(completion: str, found: Extracted | None, prompt: str, final_bang: str = "punctuation") -> Extracted | None:
     """``found`` (the reading of ``completion``), or the one value of its answer sentence the prompt does not give,
     read past the givens restated around it (module docstring)."""
@@ -101,6 +122,8 @@ def past_givens(completion: str, found: Extracted | None, prompt: str, final_ban
         return found
     begin, end = _sentence_at(tail, *located)
     sentence = tail[begin:end]
+    if stated_as_value(tail, begin, *located):
+        return found  # "..., but the mean of these scores is exactly 42.)": the given is what the sentence says the answer is
     if "|" in sentence:
         return found  # a table row ("| confirm gcd = 42 | factor 126 |"): cells, not a sentence that restates the question
     counted = sentence

@@ -25,6 +25,7 @@ from polyreward.verifiers.open_answers import left_open
 from polyreward.verifiers.number_locale import answer_line, english_numerals, scales_asked, words_disagree
 from polyreward.verifiers.polynomial import parse_polynomial
 from polyreward.verifiers.rounded_final import approximated_value
+from polyreward.verifiers.closing_remarks import rounding_asked
 from polyreward.verifiers.units import durations_in_asked_unit, past_dosing_verb
 from polyreward.verifiers.work_avoidance import without_arguments
 
@@ -140,6 +141,9 @@ def prepare_prediction(completion: str, final_bang: str = "punctuation", prompt:
         return Prediction("", "dialogue without a verdict")
     if left_open(completion, found.text):  # "Answer: $n = 1$, and possibly others.": not the whole answer (holdout90)
         return Prediction("", "left open")
+    asked = rounding_asked(found.text, completion, prompt)  # "Round to the nearest minute": "41.67 ... about 42 minutes" is 42
+    if asked is not None:
+        return _prepared(asked, found.source)
     rounded = approximated_value(found.text, completion)  # "**CrCl ≈ 49 mL/min**" after "≈ 48.6": the rounding (holdout61)
     if rounded is not None:
         return _prepared(rounded, found.source)

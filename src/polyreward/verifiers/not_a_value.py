@@ -39,7 +39,7 @@ _RELATION_VERB = (r"\b(?:answer|result)\s+(?!(?:is|was|equals|becomes|remains|st
 # an inequality sign after a word or a heading: "Answer ≤ 42", "The total: < 10" (holdout15); after a one-letter
 # variable it is an inequality the interval reader takes ("x > 3"); a ">" that opens a line is a markdown quote, and
 # one glued to a word closes an HTML tag ("<summary>Answer</summary>42")
-_INEQUALITY_SIGN = (r"(?:\b[A-Za-z]{2,}|[:)])(?:[^\S\n]*(?:[≤≥⩽⩾]|\\(?:le|leq|ge|geq|lt|gt|leqslant|geqslant)(?![A-Za-z]))|"
+_INEQUALITY_SIGN = (r"(?:\b[A-Za-z]{2,}|[:)])(?:[^\S\n]*(?:[≤≥⩽⩾≳≲⪆⪅]|\\(?:le|leq|ge|geq|lt|gt|leqslant|geqslant|gtrsim|lesssim)(?![A-Za-z]))|"
                     r"[^\S\n]+[<>])\s*\Z")
 # the answer named by its position or by an operation on the value shown (holdout14): "Answer: the option right after
 # (C)", "The answer is the number before 42", "is one more than 42", "is the square of 42", "is twice 21" -- the value
@@ -59,6 +59,26 @@ _BOUND_WORDS_BEFORE, _RELATION_VERB_BEFORE, _INEQUALITY_SIGN_BEFORE, _RELATIVE_T
     re.compile(part, re.IGNORECASE) for part in (_BOUND_WORDS, _RELATION_VERB, _INEQUALITY_SIGN, _RELATIVE_TO))
 
 
+# a bound after any other verb (holdout111): "the most I can say is that she baked at least 42 muffins" gives a bound
+# on a count the question asks exactly. A verb of need or ability up to two words before the bound ("We need at least 5
+# colours", "He can buy at most 12 pens", "we need to buy at least 9") or an extreme named in the clause ("the fewest
+# moves: we make at least 7") states a minimum or a maximum, and it stands
+_BOUND_PHRASE = r"(?:at\s+(?:least|most)|no\s+(?:more|fewer|less)\s+than)\s*\Z"
+_BOUND_AFTER_VERB = re.compile(r"\b[a-z]{2,}\s+" + _BOUND_PHRASE, re.IGNORECASE)
+_NEED_OR_ABILITY_BOUND = re.compile(
+    r"\b(?:need\w*|requir\w*|must|ha(?:ve|s|d)\s+to|takes?|taken|took|can|could|enough|suffic\w*|guarantee\w*|ensure\w*|"
+    r"allow\w*|fits?|hold|holds|afford)\s+(?:[\w']+\s+){0,2}" + _BOUND_PHRASE, re.IGNORECASE)
+_EXTREME_WORD = re.compile(r"\b(?:minim\w*|maxim\w*|fewest|smallest|largest|greatest|least\s+(?:number|amount|possible)|"
+                           r"most\s+(?:number|possible))\b", re.IGNORECASE)
+
+
+def _bound_after_verb(text: str, start: int, before: str) -> bool:
+    """Is the value at ``text[start:]`` given as a bound after a verb other than a copula ("she baked at least 42
+    muffins"), with no need, ability or extreme that makes it a minimum or maximum ("We need at least 5 colours")?"""
+    return (_BOUND_AFTER_VERB.search(before) is not None and _NEED_OR_ABILITY_BOUND.search(before) is None
+            and _EXTREME_WORD.search(clause_before(text, start, WINDOW)) is None)
+
+
 def bound_not_value(text: str, start: int) -> bool:
     """Is the answer at ``text[start:]`` given as a bound ("at least 10", "more than 7"), an example ("for example,
     24"), a relation ("The answer
@@ -68,7 +88,8 @@ def bound_not_value(text: str, start: int) -> bool:
     if (ranged := _RANGE_BEFORE.search(before)) is not None and not _same_ends(ranged.group(), text, start):
         return True
     return any(pattern.search(before) is not None
-               for pattern in (_BOUND_WORDS_BEFORE, _RELATION_VERB_BEFORE, _INEQUALITY_SIGN_BEFORE, _RELATIVE_TO_BEFORE, _EXAMPLE_BEFORE))
+               for pattern in (_BOUND_WORDS_BEFORE, _RELATION_VERB_BEFORE, _INEQUALITY_SIGN_BEFORE, _RELATIVE_TO_BEFORE, _EXAMPLE_BEFORE)
+               ) or _bound_after_verb(text, start, before)
 
 
 _FIRST_NUMBER = re.compile(r"-?\d[\d.,]*")
@@ -118,6 +139,10 @@ def percent_base(clause: str, value: re.Match, answer: str) -> bool:
 # a casual tilde stays a value ("So the answer is ~42.", tests/test_reading.py)
 _APPROXIMATE_BEFORE = re.compile(
     r"(?:(?:\b(?:is|be|was|are)|'s)\s+(?:about|close\s+to|near)|\bclose\s+to|"
+    # "about" opening a sentence or a clause after a semicolon ("≳ 40 cm, ≲ 45 cm; about 42 cm"; after a label's colon it
+    # answers an approximate question and stands: "Answer: about $10^5$ seconds"), and a comparison of nearness
+    # ("between 1/5 and 1/4, closer to 1/4"): no value stated (holdout111)
+    r"(?:(?:\A|[.;!?\n])[^\S\n]*)(?:about|abt\.?)|\b(?:closer|nearer)(?:\s+to)?|"
     r"\b(?:roughly|approximately|approx\.?|around|circa|ca\.|nearly|almost(?!\s+(?:surely|certainly|always|everywhere))|"
     r"something\s+like|in\s+the\s+(?:neighbou?rhood|vicinity|region|ballpark)\s+of|on\s+the\s+order\s+of|geschätzt|ungefähr|etwa|"
     r"environ|à\s+peu\s+près|au\s+pif|grosso\s+modo|más\s+o\s+menos|aproximadamente|примерно|около)|≈|\\(?:approx|sim|simeq)(?![A-Za-z])|約|(?:大约|约|大概|差不多)(?:是|为|有)?|およそ)\s*\Z",

@@ -16,8 +16,9 @@ from decimal import Decimal, InvalidOperation
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
-# a number as written in the working: not an exponent ("m^{2}", "m^2") and not glued to a word ("SCr1", "D5W")
-_NUMBER = re.compile(r"(?<![\w^.{])(?<!\^\{)-?\d+(?:\.\d+)?(?![\w.]|\.\d)")
+# a number as written in the working: not an exponent ("m^{2}", "m^2") and not glued to a word ("SCr1", "D5W"); a
+# decimal whose digits go on after an ellipsis ("33.33...%") is shown too (holdout111)
+_NUMBER = re.compile(r"(?<![\w^.{])(?<!\^\{)-?\d+(?:\.\d+)?(?!\w|\.(?!\.\.(?!\.)))")
 _VALUE = re.compile(r"\s*(-?\d+(?:\.\d+)?)")
 # how far back the unrounded value may stand: the working's last line before the final
 _WINDOW = 300
