@@ -63,7 +63,7 @@ from polyreward.verifiers.closing_checks import passing_check_start
 from polyreward.verifiers.math_forms import prompt_options
 from polyreward.verifiers.option_checks import (against_the_options, cognate_mentions, letter_with_its_text, option_mentions, record_names_another,
                                                without_own_negative_texts)
-from polyreward.verifiers.answer_forms import JSON_WITHDRAWN, second_answers
+from polyreward.verifiers.answer_forms import JSON_WITHDRAWN, RECORD_ANSWER_LINE as _RECORD_ANSWER, PLAIN_FLAG_UNSET, form_withholds, second_answers
 from polyreward.verifiers.math_notation import FONT_WRAPPERS
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
@@ -88,7 +88,6 @@ _CONJUNCTIONS = {"because", "since", "as", "which", "is", "and", "or", "but", "s
 
 
 _TEXT_WRAPPED = re.compile(r"\\" + FONT_WRAPPERS + r"\s*\{([^{}]{0,20})\}")  # "\\mathbf{B}" is B (holdout50)
-_RECORD_ANSWER = re.compile(r"""^[ \t{,]*["']?(?:final[ _]?answer|answer|choice|option|selected)["']?[ \t]*[:=]""", re.IGNORECASE | re.MULTILINE)
 # math that opens with a bracketed letter or is one capital letter, between any of LaTeX's math delimiters: "$\textbf{(C)
 # } 7$", "$\textbf{B}$", a display "\[\textbf{(A)}\]" or "\(B\)" (holdout82): the delimiters only set the letter in math
 _MATH_LETTER = r"\s*(\([A-Za-z]\)[^$\n]{0,20}?|[A-Z])\s*"
@@ -389,6 +388,8 @@ def _extract_letter(text: str, letters: str, options: Mapping[str, str] | None) 
     if result[0] is not None and (len(views) > 1 or "```" in views[0] or views[0].lstrip().startswith("{")) and result[1] != "option_marks" and (
             JSON_WITHDRAWN.search(views[-1]) and _RECORD_ANSWER.search(views[-1]) or record_names_another(views[-1], result[0], options or {})):
         return None, ""  # '{"answer": "B", "abstain": true}', '{"answer": "B", "option_text": "Queue"}' (holdout38; a visible record too: holdout77)
+    if result[0] is not None and result[1] != "option_marks" and (form_withholds(views[0]) or PLAIN_FLAG_UNSET.search(views[0]) and _RECORD_ANSWER.search(views[0])):
+        return None, ""  # "Answer: A / [ ] Submit / [x] Skip for now", "Answer: B / Correct: No": not handed in, graded wrong (holdout112)
     if result[0] is not None and any(_letter_from_short(value, letters, options or {}) not in (None, result[0])
                                      for view in views for value in second_answers(view)):
         return None, ""  # '{"answer": "B", "backup_answer": "D"}': a record with a fallback answer gives two (holdout57)

@@ -143,6 +143,9 @@ def record_answer(text: str) -> RecordAnswer | None:
     answer values, a withdrawal flag, or a second thought in another field -- there the text reader decides."""
     if "=" not in text and '"' not in text and ":" not in text:
         return None
+    if '"op"' in text and (patched := patched_record(text)) is not None:
+        found = _record_value(json.dumps(patched, ensure_ascii=False))
+        return None if found is None else RecordAnswer(found)
     found = _record_value(text)
     if found is not None:
         return RecordAnswer(found)
@@ -305,3 +308,63 @@ def submitted_calls(text: str) -> str:
         parts.append("\n".join(json.dumps(arguments, ensure_ascii=False) for name, arguments in calls if ANSWER_TOOL_NAME.search(name)) or "\n")
         position = end
     return "".join(parts) + text[position:] if parts else text
+
+
+# a line that opens a JSON object or array: where a record, or a patch to it, may stand
+_JSON_OPENS = re.compile(r"^[ \t]*(?=[\[{])", re.MULTILINE)
+_PATCH_OPS = frozenset({"add", "replace", "remove"})
+
+
+def patched_record(text: str) -> dict | None:
+    """The record a completion ends on once the JSON Patch (RFC 6902) the writer writes after it is applied (holdout112):
+    ``{"answer": 45, ...}`` then ``[{"op": "replace", "path": "/answer", "value": 42}]`` is the record ``{"answer":
+    42, ...}``, so the writer's patch decides the answer as a corrected record would. Only ``add``, ``replace`` and
+    ``remove`` on paths into the record; anything else (another op, a path that is not there, a second record or
+    patch after the first, words after the patch) is None, and the text reader reads the text as before."""
+    decoder = json.JSONDecoder()
+    record, patch, end = None, None, 0
+    for opens in _JSON_OPENS.finditer(text):
+        if opens.end() < end:
+            continue
+        try:
+            found, end = decoder.raw_decode(text, opens.end())
+        except ValueError:
+            return None
+        if record is None and isinstance(found, dict):
+            record = found
+        elif record is not None and patch is None and _is_patch(found):
+            patch = found
+        else:
+            return None
+    if record is None or patch is None or text[end:].strip():
+        return None
+    for operation in patch:
+        if not _apply(record, operation):
+            return None
+    return record
+
+
+def _is_patch(found: object) -> bool:
+    """Is ``found`` a JSON Patch: a list of operations, each with an ``op`` and a ``path``?"""
+    return isinstance(found, list) and bool(found) and all(
+        isinstance(item, dict) and isinstance(item.get("op"), str) and isinstance(item.get("path"), str) for item in found)
+
+
+def _apply(record: dict, operation: dict) -> bool:
+    """Apply one ``add`` / ``replace`` / ``remove`` to ``record`` in place (a JSON Pointer into objects only); False
+    when the operation is of another kind or its path does not lead into the record."""
+    if operation["op"] not in _PATCH_OPS or not operation["path"].startswith("/") or (operation["op"] != "remove" and "value" not in operation):
+        return False
+    *parents, last = [part.replace("~1", "/").replace("~0", "~") for part in operation["path"][1:].split("/")]
+    node: object = record
+    for part in parents:
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    if not isinstance(node, dict) or (operation["op"] != "add" and last not in node):
+        return False
+    if operation["op"] == "remove":
+        del node[last]
+    else:
+        node[last] = operation["value"]
+    return True
