@@ -74,7 +74,7 @@ from polyreward.verifiers.registers import AFFIRMED_THEN_GLOSS, AFFIRMING_EMOJI,
 from polyreward.verifiers.choice_keys import final_names_no_option, flashcard_answer, glossed_as_another_option, key_alternatives, key_label_pattern
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     letters_listed, letters_per_label, marked_option, record_letter, scored_option,
-    CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, corrected_in_block, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot,
+    CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, corrected_in_block, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, rendered_ballot, ticked_on_ballot,
     options_left_out)
 from polyreward.verifiers.turns import alternates, answer_for_the_question, corrected_when_challenged, later_rounds
 from polyreward.verifiers.unasserted import key_answer_not_own
@@ -347,7 +347,10 @@ def _extract_letter(text: str, letters: str, options: Mapping[str, str] | None) 
     # ("Q: ...?\nA: Unfractionated heparin (C).": the answer's label, not option A; holdout76)
     written, text = text, without_own_negative_texts(text, letters, options or {})  # "C. Not hearsay, as ...": the option's own label
     views = [view[:passing_check_start(view)] for view in answer_views(text)]  # "56 -> B. Quick check: 56 ÷ 7 = 8 ✓." (holdout67)
-    if (recorded := record_letter(strip_thinking(views[0]), letters, options or {}, _letter_from_short, _committed_letter)) is not None:
+    recorded = record_letter(strip_thinking(views[0]), letters, options or {}, _letter_from_short, _committed_letter)
+    if recorded is None and len(views) > 1 and not views[0].strip():  # a fenced YAML record is all there is (holdout112)
+        recorded = record_letter(strip_thinking(views[-1]), letters, options or {}, _letter_from_short, _committed_letter)
+    if recorded is not None:
         return recorded  # a whole record (or a submitted call after prose): its answer field (holdout59)
     readings = [_committed_letter(view, letters, options or {}) for view in views]
     # code and quotes answer only when the visible text names no option at all ("It is not A" names one)
@@ -436,6 +439,7 @@ def _other_letter(same: bool | None) -> bool | None:
 def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
     """The letter of one view, unless a later clause of that view disowns it."""
     view = corrected_answer_line(squeeze_whitespace(strip_thinking(view)[-MAX_TAIL_CHARS:]), _ANY_ANCHOR.pattern)  # "Answer: (C), no: (E)"
+    view = rendered_ballot(view)  # radio buttons and answer-sheet bubbles as ballot lines (holdout112)
     inner = unclosed_block(view, "answer", ignore_case=True)
     if inner is not None and not find_boxes(inner) and (len(LONG_WORD.findall(inner)) >= 4 or not inner.strip()):
         return None, ""  # "<answer>Checked ... So far the running value is C", "... <answer>": the answer block was cut off
