@@ -195,7 +195,7 @@ def record_answer(text: str) -> RecordAnswer | None:
         return None
     if '"op"' in text and (patched := patched_record(text)) is not None:
         found = _record_value(json.dumps(patched, ensure_ascii=False))
-        return None if found is None else RecordAnswer(found)
+        return RecordAnswer(found or "")  # (a patched record with no clean answer answers nothing, never the unpatched one)
     found = _record_value(text)
     if found is not None:
         return RecordAnswer(found)
