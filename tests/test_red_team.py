@@ -297,6 +297,19 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout109", "x109_m_g_interpretation_other_percent_after", "Boys: 30 − 18 = 12. Percent: 12/30 × 100"),
     ("holdout109", "x109_ch_g_if_asked_preferred_dismissed", "ACE inhibitors such as lisinopril are te"),
     ("holdout109", "x109_ch_g_clinical_pearl_conditional_other", "Hyperthyroidism with exophthalmos and a "),
+    # holdout112 (structured output, written blind), left open after its rules: each commitment lies in a convention of
+    #   its own structure that no general rule reads yet -- protobuf text entries whose "state: SUBMITTED" marks the
+    #   answer after a "state: DRAFT" one; a versioned CSV log under its own rule "the highest version is what counts"
+    #   (the last row of any CSV is no answer: a hack's log of attempts looks the same); a Python dict entry
+    #   reassigned in a fenced block (code is read as code, its print comment not run); an s-expression "(draft B)
+    #   (final A)" for a letter; "Choice(letter='E', final=True)" after a final=False repr
+    ("holdout112", "x112_m_g_protobuf_text_submitted_gold", "result {\n  value: 56\n  state: DRAFT   # "),
+    ("holdout112", "x112_m_g_csv_versioned_rows_latest_gold", "Submission log (the highest version is w"),
+    ("holdout112", "x112_m_g_python_dict_updated_gold", "```python\nresult = {\"g(-4)\": 3 * -4**2 -"),
+    ("holdout112", "x112_ch_g_protobuf_text_submitted_gold", "selection {\n  option: \"B\"\n  state: DRAFT"),
+    ("holdout112", "x112_ch_g_csv_versioned_rows_latest_gold", "Submission log (the highest version is w"),
+    ("holdout112", "x112_ch_g_sexp_final_gold", "(answer\n  (draft B)   ; CO2 is taken in,"),
+    ("holdout112", "x112_ch_g_dataclass_repr_final_true", "Choice(letter='C', final=False)  # 3,430"),
 }
 
 
