@@ -304,6 +304,19 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   telling a finer rounding of the same value from another value takes the unrounded value (2.449) the bracket
     #   and the answer both round, three readings back
     ("holdout111", "x111_m_nearest_tenth_other_precision_aside", "$\\sqrt{6} \\approx 2.449$, which is close"),
+    # holdout112 (structured output, written blind), left open after its rules: each commitment lies in a convention of
+    #   its own structure that no general rule reads yet -- protobuf text entries whose "state: SUBMITTED" marks the
+    #   answer after a "state: DRAFT" one; a versioned CSV log under its own rule "the highest version is what counts"
+    #   (the last row of any CSV is no answer: a hack's log of attempts looks the same); a Python dict entry
+    #   reassigned in a fenced block (code is read as code, its print comment not run); an s-expression "(draft B)
+    #   (final A)" for a letter; "Choice(letter='E', final=True)" after a final=False repr
+    ("holdout112", "x112_m_g_protobuf_text_submitted_gold", "result {\n  value: 56\n  state: DRAFT   # "),
+    ("holdout112", "x112_m_g_csv_versioned_rows_latest_gold", "Submission log (the highest version is w"),
+    ("holdout112", "x112_m_g_python_dict_updated_gold", "```python\nresult = {\"g(-4)\": 3 * -4**2 -"),
+    ("holdout112", "x112_ch_g_protobuf_text_submitted_gold", "selection {\n  option: \"B\"\n  state: DRAFT"),
+    ("holdout112", "x112_ch_g_csv_versioned_rows_latest_gold", "Submission log (the highest version is w"),
+    ("holdout112", "x112_ch_g_sexp_final_gold", "(answer\n  (draft B)   ; CO2 is taken in,"),
+    ("holdout112", "x112_ch_g_dataclass_repr_final_true", "Choice(letter='C', final=False)  # 3,430"),
 }
 
 

@@ -63,7 +63,7 @@ from polyreward.verifiers.negation_words import CONTRAST_WORDS
 from polyreward.verifiers.not_a_value import CUT_OFF_QUALIFYING, DANGLING_WORDS, cut_off_after, measured_from, unfilled_answer_line
 from polyreward.verifiers.later_summary import summary_before_other, summary_concludes_other
 from polyreward.verifiers.answer_forms import (
-    AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, answer_fields_disagree, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD,
+    AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, RECORD_ANSWER_LINE, form_withholds, answer_fields_disagree, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD,
     PART_OF_A_NUMBER, STATED_IN_WORDS, TO_THE_READER, closing_words_value, counted_items_cut, json_scalar, json_value, stated_number_words, top_level_equals)  # noqa: F401 (json_scalar: public here)
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
@@ -528,8 +528,10 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
         return Extracted("", "conflicting")  # '{"answer": "(2, 3)", "answer_checked": "(-2, 3)"}' (holdout38)
     if not trusted and JSON_NO_ANSWER.search(text):
         return Extracted("", "empty_answer")  # '{"final": null, "draft": "13"}': the answer key holds nothing (holdout8)
-    if not trusted and JSON_WITHDRAWN.search(text) and JSON_ANSWER_KEY.search(text):
-        return Extracted("", "retracted")  # '{"answer": 24, "retracted": true}': the record itself withdraws it (holdout10)
+    if not trusted and JSON_WITHDRAWN.search(text) and (JSON_ANSWER_KEY.search(text) or RECORD_ANSWER_LINE.search(text)):
+        return Extracted("", "retracted")  # '{"answer": 24, "retracted": true}', 'answer = 46' / 'submitted = no': the record itself withdraws it (holdout10, holdout112)
+    if not trusted and form_withholds(text):
+        return Extracted("", "retracted")  # "Answer: 60 / [ ] Submit this answer / [x] Save as draft": not handed in (holdout112)
     if not trusted and unfilled_answer_line(text):
         return Extracted("", "truncated")  # "Answer: [NUMBER]", "... 20 days.\n\n#### ": the answer line holds no answer
     anchored = _last_anchored(text, final_bang=final_bang)

@@ -88,9 +88,66 @@ WITHDRAWN_WORD = (r"(?:retracted|withdrawn|rejected|discarded|invalid|wrong|inco
                    # the record declines to answer (holdout38: '{"answer": "B", "abstain": true}')
                    r"abstain(?:ed|s)?|abstention|skip(?:ped)?|declined?|refused?|withheld|no_answer|unanswered|unsure|uncertain|not_sure)")
 PROVISIONAL_WORD = r"(?:draft|tentative|provisional|unverified|unconfirmed|pending|guess|guessed|placeholder|wip|todo|tbd)"
+# a flag that the answer was handed in ("submitted", "submit", "is_submitted"): unset, the record holds a draft (holdout112)
+_SUBMITTED = r"(?:is_)?submit(?:ted)?"
+_FLAG_UNSET_LINE = r'^[ \t]*(?:verified|confirmed|checked|correct|right|' + _SUBMITTED + r')\??[ \t]*[:=][ \t]*(?:false|no)[ \t.]*$'
 JSON_WITHDRAWN = re.compile(r'"' + WITHDRAWN_WORD + r'"\s*:\s*true\b|^[ \t]*' + WITHDRAWN_WORD + r'[ \t]*[:=][ \t]*true\b|"(?:status|state|verdict)"\s*:\s*"(?:' + WITHDRAWN_WORD + "|"
                              + PROVISIONAL_WORD + r')"|'
-                             r'"(?:verified|valid|correct|final|confirmed|checked)"\s*:\s*false\b', re.IGNORECASE | re.MULTILINE)
+                             r'"(?:verified|valid|correct|final|confirmed|checked|' + _SUBMITTED + r')"\s*:\s*false\b|'
+                             + _FLAG_UNSET_LINE, re.IGNORECASE | re.MULTILINE)
+# the same flag unset on a plain record or template line ("submitted = no" in an INI block, "verified: false", a
+# filled template's "Correct?: No"; holdout112)
+PLAIN_FLAG_UNSET = re.compile(_FLAG_UNSET_LINE, re.IGNORECASE | re.MULTILINE)
+# a form's check box about the answer itself, on a line of its own ("[ ] Submit this answer", "- [x] Save as draft")
+_FORM_BOX = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?\[(?P<mark>[ xX✓✔])\][ \t]+(?P<label>[^\n]{1,80}?)[ \t]*$", re.MULTILINE)
+# the act of handing the answer in, as a box's label opens ("Submit", "Finalise answer", "Confirm", "Lock in")
+_HAND_IN = re.compile(r"(?:submit|finali[sz]e|confirm|send|lock\s+in|commit|hand\s+in)\b", re.IGNORECASE)
+# a label that keeps the answer back ("Save as draft", "Skip for now", "Come back to it later", "Mark for review")
+_KEEP_BACK = re.compile(r"\b(?:" + PROVISIONAL_WORD + r"|skip\w*|later|come\s+back|for\s+review|not\s+(?:yet|now))\b", re.IGNORECASE)
+
+
+def form_withholds(text: str) -> bool:
+    """Does a form's check box keep the answer from being handed in (holdout112): the box that hands it in left empty
+    (``[ ] Submit this answer``), or a box that keeps it back ticked (``[x] Save as draft (recheck later)``,
+    ``[x] Skip for now``)? A ticked ``[x] Submit`` with an empty ``[ ] Save as draft`` hands it in. A box whose label
+    is an option or a value is a ballot (``choice_forms``), not about handing in, and is left alone."""
+    if "[" not in text:
+        return False
+    for box in _FORM_BOX.finditer(text):
+        ticked, label = box.group("mark") != " ", box.group("label")
+        if not ticked and _HAND_IN.match(label) or ticked and _KEEP_BACK.search(label) and not re.search(r"\d|\b[A-E]\b", label):
+            return True
+    return False
+
+
+# one field of a filled answer template: "Answer: 102", "Correct?: Yes", "Confidence: high", "Check: 12 × 8 = 96"
+_TEMPLATE_FIELD = re.compile(r"[ \t]*[A-Za-z][A-Za-z' ()/-]{0,30}\??[ \t]*:[ \t]*\S[^\n]*")
+# a line of such fields joined by "|" that opens with the answer's field (no table row: those open with "|")
+_TEMPLATE_LINE = re.compile(r"^(?=[ \t]*(?:\*\*)?(?:final[ \t]+)?answer\b)[^\n|]*:[^\n]*\|[^\n]*$", re.IGNORECASE | re.MULTILINE)
+# a template's yes / no question answered in its field ("Correct?: Yes"): the question is the label's, not the writer's doubt
+_ANSWERED_LABEL = re.compile(r"^([ \t]*[A-Za-z][A-Za-z ]{0,30})\?([ \t]*:[ \t]*(?:yes|no|true|false)\b)", re.IGNORECASE | re.MULTILINE)
+
+
+def template_fields(text: str) -> str:
+    """A filled answer template read as its fields, one a line (holdout112): ``Answer: 102 | Correct?: Yes | Check:
+    12 × 8 = 96, plus 6 for the half hour`` reads ``Answer: 102`` / ``Correct: Yes`` / ``Check: ...``, so the check
+    is a check after the answer and a number in it no second answer, and the label's question answered yes or no is
+    no doubt of the writer's (``Correct?: No`` is read as ``Correct: No``, a flag of confirmation unset:
+    :data:`PLAIN_FLAG_UNSET`). A line whose parts are not all ``Label: value`` fields is left as written."""
+    if "|" in text and ":" in text:
+        text = _TEMPLATE_LINE.sub(_fields_as_lines, text)
+    if "?" in text:
+        text = _ANSWERED_LABEL.sub(r"\1\2", text)
+    return text
+
+
+def _fields_as_lines(line: re.Match) -> str:
+    parts = line.group().split("|")
+    if not all(_TEMPLATE_FIELD.fullmatch(part) for part in parts):
+        return line.group()
+    return "\n".join(part.strip() for part in parts)
+
+
 # a word that makes a record's key a second answer beside the first: "backup_answer", "alternative_answer",
 # "fallback", "alt_answer", "second_choice" (holdout57: '{"answer": "B", "backup_answer": "D"}' gives two answers)
 SECOND_ANSWER_KEY = r"(?:backup|alternat(?:e|ive)|alt|fallback|second(?:ary)?|plan[ _]?b)"
@@ -125,6 +182,9 @@ def answer_fields_disagree(text: str) -> bool:
 
 
 JSON_ANSWER_KEY = re.compile(r'"(?:final[ _]?answer|answer|final|result)"\s*:', re.IGNORECASE)
+# a record line that holds the answer, quoted or plain ('"answer": "B"', 'answer = 46', 'selected: C'): a withdrawal
+# flag beside it (:data:`JSON_WITHDRAWN`) withdraws that answer (holdout38; plain lines, holdout112)
+RECORD_ANSWER_LINE = re.compile(r"""^[ \t{,]*["']?(?:final[ _]?answer|answer|choice|option|selected)["']?[ \t]*[:=]""", re.IGNORECASE | re.MULTILINE)
 
 
 # an adverb that affirms the value after an answer phrase: "is indeed 12", "is definitely 12", "is clearly $12$",

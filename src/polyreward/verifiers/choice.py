@@ -63,7 +63,7 @@ from polyreward.verifiers.closing_checks import passing_check_start
 from polyreward.verifiers.math_forms import prompt_options
 from polyreward.verifiers.option_checks import (against_the_options, cognate_mentions, letter_with_its_text, option_mentions, record_names_another,
                                                without_own_negative_texts)
-from polyreward.verifiers.answer_forms import JSON_WITHDRAWN, second_answers
+from polyreward.verifiers.answer_forms import JSON_WITHDRAWN, RECORD_ANSWER_LINE as _RECORD_ANSWER, PLAIN_FLAG_UNSET, form_withholds, second_answers
 from polyreward.verifiers.math_notation import FONT_WRAPPERS
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
@@ -74,7 +74,7 @@ from polyreward.verifiers.registers import AFFIRMED_THEN_GLOSS, AFFIRMING_EMOJI,
 from polyreward.verifiers.choice_keys import final_names_no_option, flashcard_answer, glossed_as_another_option, key_alternatives, key_label_pattern
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     letters_listed, letters_per_label, marked_option, record_letter, scored_option,
-    CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, corrected_in_block, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot,
+    CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, corrected_in_block, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, rendered_ballot, ticked_on_ballot,
     options_left_out)
 from polyreward.verifiers.turns import alternates, answer_for_the_question, corrected_when_challenged, later_rounds
 from polyreward.verifiers.unasserted import key_answer_not_own
@@ -88,7 +88,6 @@ _CONJUNCTIONS = {"because", "since", "as", "which", "is", "and", "or", "but", "s
 
 
 _TEXT_WRAPPED = re.compile(r"\\" + FONT_WRAPPERS + r"\s*\{([^{}]{0,20})\}")  # "\\mathbf{B}" is B (holdout50)
-_RECORD_ANSWER = re.compile(r"""^[ \t{,]*["']?(?:final[ _]?answer|answer|choice|option|selected)["']?[ \t]*[:=]""", re.IGNORECASE | re.MULTILINE)
 # math that opens with a bracketed letter or is one capital letter, between any of LaTeX's math delimiters: "$\textbf{(C)
 # } 7$", "$\textbf{B}$", a display "\[\textbf{(A)}\]" or "\(B\)" (holdout82): the delimiters only set the letter in math
 _MATH_LETTER = r"\s*(\([A-Za-z]\)[^$\n]{0,20}?|[A-Z])\s*"
@@ -348,7 +347,10 @@ def _extract_letter(text: str, letters: str, options: Mapping[str, str] | None) 
     # ("Q: ...?\nA: Unfractionated heparin (C).": the answer's label, not option A; holdout76)
     written, text = text, without_own_negative_texts(text, letters, options or {})  # "C. Not hearsay, as ...": the option's own label
     views = [view[:passing_check_start(view)] for view in answer_views(text)]  # "56 -> B. Quick check: 56 ÷ 7 = 8 ✓." (holdout67)
-    if (recorded := record_letter(strip_thinking(views[0]), letters, options or {}, _letter_from_short, _committed_letter)) is not None:
+    recorded = record_letter(strip_thinking(views[0]), letters, options or {}, _letter_from_short, _committed_letter)
+    if recorded is None and len(views) > 1 and not views[0].strip():  # a fenced YAML record is all there is (holdout112)
+        recorded = record_letter(strip_thinking(views[-1]), letters, options or {}, _letter_from_short, _committed_letter)
+    if recorded is not None:
         return recorded  # a whole record (or a submitted call after prose): its answer field (holdout59)
     readings = [_committed_letter(view, letters, options or {}) for view in views]
     # code and quotes answer only when the visible text names no option at all ("It is not A" names one)
@@ -389,6 +391,8 @@ def _extract_letter(text: str, letters: str, options: Mapping[str, str] | None) 
     if result[0] is not None and (len(views) > 1 or "```" in views[0] or views[0].lstrip().startswith("{")) and result[1] != "option_marks" and (
             JSON_WITHDRAWN.search(views[-1]) and _RECORD_ANSWER.search(views[-1]) or record_names_another(views[-1], result[0], options or {})):
         return None, ""  # '{"answer": "B", "abstain": true}', '{"answer": "B", "option_text": "Queue"}' (holdout38; a visible record too: holdout77)
+    if result[0] is not None and result[1] != "option_marks" and (form_withholds(views[0]) or PLAIN_FLAG_UNSET.search(views[0]) and _RECORD_ANSWER.search(views[0])):
+        return None, ""  # "Answer: A / [ ] Submit / [x] Skip for now", "Answer: B / Correct: No": not handed in, graded wrong (holdout112)
     if result[0] is not None and any(_letter_from_short(value, letters, options or {}) not in (None, result[0])
                                      for view in views for value in second_answers(view)):
         return None, ""  # '{"answer": "B", "backup_answer": "D"}': a record with a fallback answer gives two (holdout57)
@@ -435,6 +439,7 @@ def _other_letter(same: bool | None) -> bool | None:
 def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
     """The letter of one view, unless a later clause of that view disowns it."""
     view = corrected_answer_line(squeeze_whitespace(strip_thinking(view)[-MAX_TAIL_CHARS:]), _ANY_ANCHOR.pattern)  # "Answer: (C), no: (E)"
+    view = rendered_ballot(view)  # radio buttons and answer-sheet bubbles as ballot lines (holdout112)
     inner = unclosed_block(view, "answer", ignore_case=True)
     if inner is not None and not find_boxes(inner) and (len(LONG_WORD.findall(inner)) >= 4 or not inner.strip()):
         return None, ""  # "<answer>Checked ... So far the running value is C", "... <answer>": the answer block was cut off

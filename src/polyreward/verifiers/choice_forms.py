@@ -47,6 +47,38 @@ _BALLOT_LINE = re.compile(r"^[ \t]*(?:[-*][ \t]+)?(?:\[(?P<mark>[ xX✓✔])\]|(
                           re.MULTILINE)
 
 
+# a form control as a browser shows it (holdout112): a radio button or check box with an option letter for its value,
+# ticked when the tag says "checked" ('<label><input type="radio" name="q" value="A" checked> Hydrogen bonds</label>')
+_FORM_CONTROL = re.compile(r"(?:<label\b[^<>\n]{0,80}>[ \t]*)?<input\b(?P<attributes>[^<>\n]{0,200})>(?P<text>[^<\n]{0,120})(?:</label>)?", re.IGNORECASE)
+_CONTROL_TYPE = re.compile(r"\btype\s*=\s*[\"']?(?:radio|checkbox)\b", re.IGNORECASE)
+_CONTROL_VALUE = re.compile(r"\bvalue\s*=\s*[\"']?(?P<letter>[A-Za-z])\b[\"']?", re.IGNORECASE)
+_CONTROL_CHECKED = re.compile(r"\bchecked\b", re.IGNORECASE)
+# an answer sheet's row of bubbles, a letter then its bubble ("A ○   B ○   C ●   D ○"): filled or empty
+_BUBBLE = re.compile(r"\(?(?P<letter>[A-Za-z])\)?[ \t]*(?P<mark>[○◯⚪●◉⚫])")
+_BUBBLE_ROW = re.compile(r"^[ \t]*(?:\(?[A-Za-z]\)?[ \t]*[○◯⚪●◉⚫][ \t]*){2,}$", re.MULTILINE)
+
+
+def rendered_ballot(text: str) -> str:
+    """Form controls and answer-sheet bubbles read as the ballot lines they show (holdout112): an ``<input
+    type="radio">`` or check box whose value is an option letter is ``[x] A Hydrogen bonds`` when the tag says
+    ``checked`` and ``[ ] B ...`` when not; a row of lettered bubbles (``A ○   B ○   C ●   D ○``) is one ballot line a
+    letter, ``●`` / ``◉`` ticked. :func:`ticked_on_ballot` then picks the one ticked, or none of two."""
+    if "<input" in text.lower():
+        text = _FORM_CONTROL.sub(_control_as_line, text)
+    if _BUBBLE_ROW.search(text):
+        text = _BUBBLE_ROW.sub(lambda row: "\n".join(f"[{'x' if bubble.group('mark') in '●◉⚫' else ' '}] {bubble.group('letter')}"
+                                                      for bubble in _BUBBLE.finditer(row.group())), text)
+    return text
+
+
+def _control_as_line(control: re.Match) -> str:
+    attributes = control.group("attributes")
+    value = _CONTROL_VALUE.search(attributes)
+    if not _CONTROL_TYPE.search(attributes) or value is None:
+        return control.group()
+    return f"[{'x' if _CONTROL_CHECKED.search(attributes) else ' '}] {value.group('letter')}.{control.group('text')}"
+
+
 def ticked_on_ballot(text: str, letters: str) -> str | None:
     """The one letter ticked on a ballot of two or more option lines, :data:`SEVERAL` when more are ticked, "" when
     none is, None when the text holds no ballot."""

@@ -40,6 +40,7 @@ from __future__ import annotations
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 import unicodedata
 
+from polyreward.verifiers.answer_forms import template_fields
 from polyreward.verifiers.broken_markup import closed_final_box, spelled_boxes, unescaped_markdown
 from polyreward.verifiers.hidden_text import _drop_brace_groups, _without_spans, without_comments
 from polyreward.verifiers.footnotes import (SUPERSCRIPT_NOTE, inline_footnotes, notes_at_markers, superscript_footnotes,
@@ -455,12 +456,33 @@ def _label_out_of_math(found: re.Match) -> str:
 
 def _plain_answer_tags(text: str) -> str:
     """``<answer ...attributes>`` read as ``<answer>``; a ``<final>`` block read as the answer block when there is no
-    other (holdout27)."""
+    other (holdout27), or when every other lies inside an element of work set aside (:func:`_answers_in_work`)."""
     if "<answer " in text.lower():
         text = _ANSWER_TAG_WITH_ATTRIBUTES.sub("<answer>", text)
+    if "<answer>" in text.lower() and _FINAL_TAG.search(text):
+        text = _answers_in_work(text)
     if "<answer>" not in text.lower() and _FINAL_TAG.search(text):
         text = _FINAL_TAG.sub(lambda block: f"<answer>{block.group(2)}</answer>", text)
     return text
+
+
+# an element that holds work set aside, not the answer: a draft, a scratchpad, an attempt, a rejected candidate (holdout112)
+_WORK_ELEMENT = re.compile(r"<(draft|scratch(?:pad)?|rejected|discarded|attempt|working|notes?)>(.*?)</\1>", re.IGNORECASE | re.DOTALL)
+_ANSWER_TAG = re.compile(r"</?answer>", re.IGNORECASE)
+
+
+def _answers_in_work(text: str) -> str:
+    """``text`` with the answer tags inside an element of work set aside (:data:`_WORK_ELEMENT`) read as plain work,
+    when a final-answer element stands outside every such element (holdout112): ``<scratchpad> 240 / 15 = 16
+    <answer>16</answer> </scratchpad> <final_answer>17</final_answer>`` answers 17, and ``<rejected><answer>9
+    </answer></rejected> <final>8</final>`` answers 8, as ``<draft><answer>40</answer></draft> <final>42</final>``
+    answers 42. An answer tag outside such elements keeps the text as it is (two answer blocks, read as before)."""
+    spans = [(work.start(), work.end()) for work in _WORK_ELEMENT.finditer(text)]
+    if not spans or any(not any(start <= tag.start() < end for start, end in spans) for tag in _ANSWER_TAG.finditer(text)):
+        return text
+    if not any(not any(start <= final.start() < end for start, end in spans) for final in _FINAL_TAG.finditer(text)):
+        return text
+    return _WORK_ELEMENT.sub(lambda work: f"<{work.group(1)}>{_ANSWER_TAG.sub(' ', work.group(2))}</{work.group(1)}>", text)
 
 
 def _drop_tool_traffic(text: str) -> str:
@@ -493,6 +515,7 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
             uncommented = _plain_answer_tags(uncommented)
         uncommented = closed_final_box(uncommented)  # "The answer is \\boxed{\\frac{1}{2}" cut off at the end (broken_markup.py)
         uncommented = shown_markdown(tabular_as_markdown(uncommented))  # a LaTeX tabular is a markdown table (holdout59), read as rendered
+        uncommented = template_fields(uncommented)  # "Answer: 102 | Correct?: Yes | Check: ..." read as its fields (holdout112)
         if "\\" in uncommented and _LABEL_IN_TEXT.search(uncommented):
             uncommented = _LABEL_IN_TEXT.sub(_label_out_of_math, uncommented)
     if not uncommented.isascii() and SUPERSCRIPT_NOTE.search(uncommented) is not None:

@@ -51,6 +51,8 @@ def _parse(text: str) -> object | None:
             return json.loads(body)
         except ValueError:
             return None
+    if body.startswith("|"):
+        return _field_value_table(body)
     if "=" not in body:
         return _key_value_lines(body)
     if "#" in body:
@@ -78,6 +80,48 @@ def _key_value_lines(body: str) -> dict[str, str] | None:
     return fields if len(fields) >= 2 else None
 
 
+# a markdown table of two columns headed as a record's fields and their values ("| field | value |", "| key | value |")
+_FIELD_TABLE_HEAD = re.compile(r"\|[ \t]*(?:field|key|name|property|attribute)[ \t]*\|[ \t]*value[ \t]*\|?", re.IGNORECASE)
+_TABLE_RULE = re.compile(r"\|?[ \t]*:?-{2,}:?[ \t]*\|[ \t]*:?-{2,}:?[ \t]*\|?")
+
+
+def _field_value_table(body: str) -> dict[str, str] | None:
+    """A markdown table of fields and values read as the record it lays out (holdout112): ``| field | value |`` over
+    ``| answer | 52 |`` / ``| status | final |`` is the record ``answer: 52`` / ``status: final``, read by the same rules
+    as plain key-value lines (:func:`_key_value_lines`); any other table is None."""
+    lines = body.splitlines()
+    if len(lines) < 4 or not _FIELD_TABLE_HEAD.fullmatch(lines[0].strip()) or not _TABLE_RULE.fullmatch(lines[1].strip()):
+        return None
+    rows = []
+    for line in lines[2:]:
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 2 or not cells[0] or not cells[1]:
+            return None
+        rows.append(f"{cells[0].replace(' ', '_')}: {cells[1]}")
+    return _key_value_lines("\n".join(rows))
+
+
+# a field that points at one entry of a list as the writer's pick ("final_attempt": 2, "chosen_candidate": 1)
+_POINTER_KEY = re.compile(r"(?:final|chosen|selected|submitted|accepted)[ _-]?(?:attempt|candidate|try|entry|version)(?:[ _-]?(?:n|no|number|id|index))?", re.IGNORECASE)
+# the field an entry is numbered by ("n": 2, "id": 2, "attempt": 2)
+_ENTRY_NUMBER = ("n", "id", "no", "number", "attempt", "candidate", "try", "version", "index")
+
+
+def _chosen_entry(record: dict) -> dict | None:
+    """The entry a pointer field picks out of the record's list of entries (holdout112): ``{"attempts": [{"n": 1,
+    "value": 9}, {"n": 2, "value": 18}], "final_attempt": 2}`` is ``{"n": 2, "value": 18}``, read as the record.
+    None when the record has no such pointer, or no entry or several carry its number, or another answer field
+    stands beside it (read as before)."""
+    pointers = [value for key, value in record.items() if _POINTER_KEY.fullmatch(str(key)) and isinstance(value, int) and not isinstance(value, bool)]
+    lists = [value for value in record.values() if isinstance(value, list) and value and all(isinstance(item, dict) for item in value)]
+    if len(pointers) != 1 or len(lists) != 1 or any(str(key).lower() in _ANSWER_KEYS for key in record):
+        return None
+    numbered = [item for item in lists[0] if any(str(key).lower() in _ENTRY_NUMBER and item[key] == pointers[0] for key in item)]
+    if len(numbered) != 1:
+        return None
+    return {("answer" if str(key).lower() in _VALUE_KEYS else key): value for key, value in numbered[0].items() if str(key).lower() not in _ENTRY_NUMBER}
+
+
 def _scalar(value: object) -> str | None:
     """A field's value as written: a string, or a number's shortest form; None for anything else."""
     if isinstance(value, bool) or value is None:
@@ -100,13 +144,14 @@ def _answer_of(value: object) -> str | None:
     return _scalar(value)
 
 
-def _walk(node: object, answers: list[str], words: list[str], restated: list[str]) -> None:
+def _walk(node: object, answers: list[str], words: list[str], restated: list[str], revised: list[object]) -> None:
     """Collect the answers under answer keys at any depth (skipping example / alternative subtrees) into ``answers``
     and every other key and string into ``words`` (read for a second thought), the values of fields that restate the
-    answer in another form into ``restated``."""
+    answer in another form into ``restated``, and the values of revised answer fields (``revised_answer``) into
+    ``revised``."""
     if isinstance(node, list):
         for item in node:
-            _walk(item, answers, words, restated)
+            _walk(item, answers, words, restated, revised)
     elif isinstance(node, dict):
         for key, value in node.items():
             name = str(key)
@@ -117,6 +162,11 @@ def _walk(node: object, answers: list[str], words: list[str], restated: list[str
                 if _OFFERED_INSTEAD.search(name) and value not in (None, "", [], {}):
                     words.append("\0qualified")  # '"alternatives": [41, 43]' beside the answer: offered instead of it
                 continue
+            if _REVISED_KEY.fullmatch(name) and value not in (None, ""):
+                revised.append(value)  # 'answer: 9600' then 'revised_answer: 9.6': the revision is the answer (holdout112)
+                continue
+            if _CONFIRMING_STATUS.fullmatch(name) and isinstance(value, str) and _CONFIRMED.fullmatch(value.strip()):
+                continue  # '"status": "final"': the record vouches for its answer, no conclusion of its own (holdout112)
             if name.lower().replace("-", "_") in _ANSWER_KEYS:
                 found = "" if value is None else _answer_of(value)  # '"answer": null': the writer states no answer (holdout100)
                 answers.append(found if found is not None else "\0")  # "\0": an answer field that holds no value
@@ -126,7 +176,7 @@ def _walk(node: object, answers: list[str], words: list[str], restated: list[str
                 words.append("\0qualified")
             if _RESTATING_KEY.search(name) and _scalar(value) is not None:
                 restated.append(_scalar(value))
-            _walk(value, answers, words, restated)
+            _walk(value, answers, words, restated, revised)
     elif isinstance(node, str):
         words.append(node)
 
@@ -141,8 +191,11 @@ def record_answer(text: str) -> RecordAnswer | None:
     """The answer of a completion that is one clean record, or that ends on one after prose (a submitted tool call's
     arguments: :func:`submitted_calls`), as the module docstring reads it; None: no record, no answer key, two
     answer values, a withdrawal flag, or a second thought in another field -- there the text reader decides."""
-    if "=" not in text and '"' not in text and ":" not in text:
+    if "=" not in text and '"' not in text and ":" not in text and "|" not in text:
         return None
+    if '"op"' in text and (patched := patched_record(text)) is not None:
+        found = _record_value(json.dumps(patched, ensure_ascii=False))
+        return RecordAnswer(found or "")  # (a patched record with no clean answer answers nothing, never the unpatched one)
     found = _record_value(text)
     if found is not None:
         return RecordAnswer(found)
@@ -159,10 +212,15 @@ def _record_value(text: str) -> str | None:
     record = _parse(text)
     if not isinstance(record, dict):
         return None
+    if (chosen := _chosen_entry(record)) is not None:
+        record = chosen  # '"attempts": [{"n": 1, ...}, {"n": 2, "value": 18}], "final_attempt": 2' is attempt 2 (holdout112)
     answers: list[str] = []
     words: list[str] = []
     restated: list[str] = []
-    _walk(record, answers, words, restated)
+    revised: list[object] = []
+    _walk(record, answers, words, restated, revised)
+    if revised:
+        answers, words = _after_revision(revised, answers, words)
     distinct = {re.sub(r"\s+", "", answer) for answer in answers}
     if len(distinct) != 1 or "\0" in distinct:
         return None
@@ -176,6 +234,33 @@ def _record_value(text: str) -> str | None:
         return None  # '"answer": "64?"', '"note": "8 or 16"', 'Explanation: The answer is D because ...'
 
     return answers[0]
+
+
+# a field that revises the answer: "revised_answer", "corrected_answer", "updated_final_answer", "answer_revised"
+_REVISED_KEY = re.compile(r"(?:revised|corrected|updated|amended|new)[ _-]?(?:final[ _-]?)?answer|answer[ _-](?:revised|corrected|updated|amended)", re.IGNORECASE)
+# a status field that vouches for the answer ("status": "final", "state: submitted")
+_CONFIRMING_STATUS = re.compile(r"status|state", re.IGNORECASE)
+_CONFIRMED = re.compile(r"final|submitted|verified|confirmed|checked|done|complete[d]?", re.IGNORECASE)
+# a comment after a plain record line's value ("9.6   # the question asks for kilometres")
+_LINE_COMMENT = re.compile(r"\s+#\s+(?P<comment>.*)\Z")
+
+
+def _after_revision(revised: list[object], answers: list[str], words: list[str]) -> tuple[list[str], list[str]]:
+    """The answers and words of a record whose answer a field revises (holdout112): ``answer: 9600`` /
+    ``revised_answer: 9.6   # the question asks for kilometres`` answers 9.6, as ``answer: A`` / ``revised_answer: B``
+    / ``revision_note: ...`` answers B -- the revision is the writer's answer, the first value its draft, and words
+    of revising are no second thought. Two revisions that differ, or a comment that doubts the revision, are read
+    on as before (the comment joins the words)."""
+    found = []
+    for value in revised:
+        answer = _answer_of(value)
+        if answer is None:
+            return ["\0"], words
+        if (comment := _LINE_COMMENT.search(answer)) is not None:
+            words = [*words, comment.group("comment")]
+            answer = answer[:comment.start()]
+        found.append(answer)
+    return found, [word for word in words if not re.fullmatch(r"revision[ _-]?(?:notes?|reason|why)?|revis\w*", word.strip(), re.IGNORECASE)]
 
 
 # a field other than the answer that concludes something of its own ("so D", "the answer is D", "final: ...")
@@ -305,3 +390,63 @@ def submitted_calls(text: str) -> str:
         parts.append("\n".join(json.dumps(arguments, ensure_ascii=False) for name, arguments in calls if ANSWER_TOOL_NAME.search(name)) or "\n")
         position = end
     return "".join(parts) + text[position:] if parts else text
+
+
+# a line that opens a JSON object or array: where a record, or a patch to it, may stand
+_JSON_OPENS = re.compile(r"^[ \t]*(?=[\[{])", re.MULTILINE)
+_PATCH_OPS = frozenset({"add", "replace", "remove"})
+
+
+def patched_record(text: str) -> dict | None:
+    """The record a completion ends on once the JSON Patch (RFC 6902) the writer writes after it is applied (holdout112):
+    ``{"answer": 45, ...}`` then ``[{"op": "replace", "path": "/answer", "value": 42}]`` is the record ``{"answer":
+    42, ...}``, so the writer's patch decides the answer as a corrected record would. Only ``add``, ``replace`` and
+    ``remove`` on paths into the record; anything else (another op, a path that is not there, a second record or
+    patch after the first, words after the patch) is None, and the text reader reads the text as before."""
+    decoder = json.JSONDecoder()
+    record, patch, end = None, None, 0
+    for opens in _JSON_OPENS.finditer(text):
+        if opens.end() < end:
+            continue
+        try:
+            found, end = decoder.raw_decode(text, opens.end())
+        except ValueError:
+            return None
+        if record is None and isinstance(found, dict):
+            record = found
+        elif record is not None and patch is None and _is_patch(found):
+            patch = found
+        else:
+            return None
+    if record is None or patch is None or text[end:].strip():
+        return None
+    for operation in patch:
+        if not _apply(record, operation):
+            return None
+    return record
+
+
+def _is_patch(found: object) -> bool:
+    """Is ``found`` a JSON Patch: a list of operations, each with an ``op`` and a ``path``?"""
+    return isinstance(found, list) and bool(found) and all(
+        isinstance(item, dict) and isinstance(item.get("op"), str) and isinstance(item.get("path"), str) for item in found)
+
+
+def _apply(record: dict, operation: dict) -> bool:
+    """Apply one ``add`` / ``replace`` / ``remove`` to ``record`` in place (a JSON Pointer into objects only); False
+    when the operation is of another kind or its path does not lead into the record."""
+    if operation["op"] not in _PATCH_OPS or not operation["path"].startswith("/") or (operation["op"] != "remove" and "value" not in operation):
+        return False
+    *parents, last = [part.replace("~1", "/").replace("~0", "~") for part in operation["path"][1:].split("/")]
+    node: object = record
+    for part in parents:
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    if not isinstance(node, dict) or (operation["op"] != "add" and last not in node):
+        return False
+    if operation["op"] == "remove":
+        del node[last]
+    else:
+        node[last] = operation["value"]
+    return True
