@@ -409,3 +409,5 @@ def scientific(text: str) -> Fraction | None:
 # answer's line (its lazy word branch tried at every letter, ~40 µs on a 100-character line) is skipped on a line that
 # holds none of them (regex_prefilter: the strings read off the pattern itself; a non-ASCII line is searched as before)
 prefilter_names(globals(), "_BESIDE")
+# (stop 61) the scale words of a Chinese prompt and the label before a colon, searched on texts that hold their words
+prefilter_names(globals(), "_SCALE_ASKED _LABEL_BEFORE_COLON")
