@@ -9,8 +9,6 @@ them (docs/benchmarks.md, "Fresh rows: fifteenth pass").
   ``reading._LABEL_IN_TEXT`` and ``speaker_declines._DECLINES_NAMED`` are prefiltered by their own words (also held by
   tests/test_math_fast_paths.py's properties over every reader pattern): against the plain search;
 * ``hedging._own_clause_before`` remembers the last (text, start) it read: against the reading itself;
-* ``regex_prefilter``: a text's filing strings found by the RE2 scan from ``_SET_WORK`` strings x characters on,
-  whatever their number: against the strings tested one by one;
 * ``number_locale._SEPARATED_DIGITS`` written from its separator: against ``\\d[.,]\\d``.
 
 Each by Hypothesis on text built from the readers' own words with hostile glue (look-alike letters, emoji, long texts),
@@ -32,7 +30,7 @@ from hypothesis import strategies as st
 from reader_probes import clear_reader_memories, fresh_and_red_team_batch, fresh_verdicts
 
 from polyreward.verifiers import answer_extraction, choice, hedging, math_answers, not_a_value, number_locale, reading
-from polyreward.verifiers import regex_prefilter, speaker_declines, turns, units
+from polyreward.verifiers import speaker_declines, turns, units
 from polyreward.verifiers.regex_prefilter import Prefiltered
 
 _GLUE = ["", " ", "  ", "\n", "\n\n", "\t", "\u00a0", ".", ". ", "!", "?", ":", ",", ")", "(", "$", "**", "_", "😊", "> ",
@@ -222,34 +220,6 @@ def test_the_remembered_own_clause_is_the_reading(text, starts):
         assert hedging._own_clause_before(other, start) == hedging._read_own_clause_before(other, start)
 
 
-# --- regex_prefilter: the RE2 scan for long texts whatever the number of strings -----------------------------------
-
-
-def _reader_prefiltered():
-    from test_math_fast_paths import READER_PATTERNS, _prefiltered_once
-
-    return [(name, wrapped) for name, pattern in READER_PATTERNS if isinstance(wrapped := _prefiltered_once(pattern), Prefiltered)]
-
-
-_READER_PREFILTERED = _reader_prefiltered()
-
-
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.randoms(use_true_random=True), st.integers(0, 2))
-def test_the_set_scan_finds_what_the_strings_tested_one_by_one_find(rnd, pad):
-    """Every reader pattern's filter with the scan always used (``_SET_WORK`` 0) and never used (the strings tested one
-    by one, as below 40 strings before this pass), on text from its own words, padded to 0, 600 or 3,000 characters."""
-    for name, wrapped in _READER_PREFILTERED:
-        words = list(wrapped.literals)
-        pieces = [rnd.choice([rnd.choice(words), rnd.choice(words).upper(), rnd.choice(_GLUE)]) for _ in range(rnd.randint(0, 8))]
-        text = ("", "x " * 300, "Work. " * 500)[pad][:rnd.randint(0, 3000)] + "".join(pieces)
-        with mock.patch.object(regex_prefilter, "_SET_WORK", 0):
-            scanned = wrapped.may_match(text)
-        with mock.patch.object(regex_prefilter, "_SET_WORK", 10**18), mock.patch.object(wrapped, "_multi", False):
-            tested = wrapped.may_match(text)
-        assert scanned == tested, (name, text[-200:])
-
-
 # --- number_locale._SEPARATED_DIGITS: found from its separator -----------------------------------------------------
 
 _SEPARATED_PLAIN = re.compile(r"\d[.,]\d")
@@ -285,7 +255,6 @@ def shortcuts_off():
         for module, name in _PREFILTERED:
             stack.enter_context(mock.patch.object(module, name, getattr(module, name).compiled))
         stack.enter_context(mock.patch.object(hedging, "_own_clause_before", hedging._read_own_clause_before))
-        stack.enter_context(mock.patch.object(regex_prefilter, "_SET_WORK", 10**18))
         stack.enter_context(mock.patch.object(number_locale, "_SEPARATED_DIGITS", _SEPARATED_PLAIN))
         yield
 

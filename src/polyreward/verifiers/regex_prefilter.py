@@ -123,11 +123,6 @@ def _rarity(literal: str) -> float:
 _SLICE_LIMIT = 512  # characters: a positioned call is filtered on its slice only up to this size (see _may_match_between)
 _GATE_KEYS = 50  # filing strings: from this many on, the ones a text holds are found by one search (speed only; see _keys_in)
 _SET_KEYS = 40  # filing strings: from this many on, an ASCII text's are found by one scan in C (speed only; see _set_scan)
-# filing strings times characters: from this much on, an ASCII text's strings are found by the RE2 scan too, whatever their
-# number (speed only; see _set_scan). Each ``in`` test reads the text, the scan reads it once: on the fresh rows' whole
-# completions (240 characters) the 34 strings of follow_ups.OFFER took 4.0 times as long tested one by one as scanned,
-# the 14 of _TO_THE_READER 1.7 times, the 8 of _PLEASANTRY alike (stop 61, docs/benchmarks.md fifteenth pass)
-_SET_WORK = 3000
 _SET_MEMORY = 64 << 20  # bytes RE2 may give the scan's automaton (its default, 8 MiB, is ample; a failed scan is caught)
 
 
@@ -244,7 +239,7 @@ class Prefiltered:
                 _LAST_LOWERED = (text, lowered)
                 text = lowered
         keys: Any = self._keys if self._by_start is None else None
-        if (self._multi or len(self._keys) * len(text) >= _SET_WORK) and text.isascii():
+        if self._multi and text.isascii():
             found = (self._set_match or self._set_scan())(text)
             if found is not None and len(found) == 1:  # the empty pattern alone: none of the strings is there
                 return False
