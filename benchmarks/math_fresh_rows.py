@@ -13,7 +13,7 @@ top functions for this tree instead. ``--instructions`` counts instead of timing
 valgrind's callgrind twice, on ``--rows`` rows and on 200, and the difference of the instructions it executed, per row,
 is reported -- a figure the load of a shared machine does not move (``PYTHONHASHSEED=0``; about 50x slower)::
 
-    python benchmarks/math_fresh_rows.py --rows 5000 --repeats 3 [--compare /tmp/main-src] [--profile]
+    python benchmarks/math_fresh_rows.py --rows 5000 --repeats 3 [--compare /tmp/main-src [--compare /tmp/old-src]] [--profile]
     python benchmarks/math_fresh_rows.py --rows 1200 --instructions [--compare /tmp/main-src]
 """
 
@@ -119,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=5000)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--compare", default=None, metavar="SRC", help="another source tree (before), alternating")
+    parser.add_argument("--compare", action="append", default=[], metavar="SRC",
+                        help="another source tree (before), alternating; may be given more than once")
     parser.add_argument("--profile", action="store_true", help="cProfile this tree's run instead of timing")
     parser.add_argument("--instructions", action="store_true", help="count instructions per row under callgrind instead of timing")
     args = parser.parse_args(argv)
@@ -127,15 +128,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile:
         print(run_child(this_src, args.rows, True))
         return 0
-    trees = {"this tree": this_src} | ({"compare": args.compare} if args.compare else {})
+    trees = {"this tree": this_src} | {"compare" + ("" if at == 0 else f" {at + 1}"): src for at, src in enumerate(args.compare)}
     if args.instructions:
         counted = {tree: instructions(src, args.rows) for tree, src in trees.items()}
         print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {args.rows} fresh rows less 200, callgrind:")
         for tree, (per_row, digest) in counted.items():
             print(f"  {tree}: {per_row:,.0f} instructions/row (score digest {digest})")
-        if len(counted) == 2:
-            print(f"  ratio this / compare: {counted['this tree'][0] / counted['compare'][0]:.3f}; "
-                  f"same scores: {counted['this tree'][1] == counted['compare'][1]}")
+        for tree in list(counted)[1:]:
+            print(f"  ratio this / {tree}: {counted['this tree'][0] / counted[tree][0]:.3f}; "
+                  f"same scores: {counted['this tree'][1] == counted[tree][1]}")
         return 0
     best: dict[str, float] = {}
     digests: dict[str, set] = {}
@@ -150,9 +151,9 @@ def main(argv: list[str] | None = None) -> int:
           f"least of {args.repeats}:")
     for tree, value in best.items():
         print(f"  {tree}: {value:.1f} µs/row (score digests {sorted(digests[tree])})")
-    if len(trees) == 2:
-        print(f"  ratio this / compare: {best['this tree'] / best['compare']:.2f}; same scores: "
-              f"{digests['this tree'] == digests['compare']}")
+    for tree in list(trees)[1:]:
+        print(f"  ratio this / {tree}: {best['this tree'] / best[tree]:.2f}; same scores: "
+              f"{digests['this tree'] == digests[tree]}")
     return 0
 
 

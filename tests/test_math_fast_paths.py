@@ -219,10 +219,12 @@ def _reader_patterns():
 
     from polyreward.verifiers import choice, clauses, commitment, denial, hedging, hypothetical, not_a_value, number_locale, unasserted
     from polyreward.verifiers import alternative_branches, follow_ups, hidden_text, number_keys, option_letters, units
+    from polyreward.verifiers import speaker_declines
 
     seen = {}
     for module in (commitment, hedging, hypothetical, unasserted, clauses, answer_extraction, denial, choice, reading, not_a_value,
-                   number_locale, number_keys, option_letters, alternative_branches, hidden_text, follow_ups, units):
+                   number_locale, number_keys, option_letters, alternative_branches, hidden_text, follow_ups, units,
+                   speaker_declines):
         for name, value in vars(module).items():
             pattern = getattr(value, "compiled", value)
             if isinstance(pattern, re.Pattern) and isinstance(pattern.pattern, str):
@@ -441,10 +443,12 @@ def test_the_doubt_idioms_need_whole_sets_of_words():
 def _prefiltered_globals():
     from polyreward.verifiers import clauses, commitment, hedging, hypothetical, not_a_value, number_locale, unasserted
     from polyreward.verifiers import alternative_branches, follow_ups, option_letters, units
+    from polyreward.verifiers import speaker_declines
     from polyreward.verifiers.regex_prefilter import Prefiltered
 
     return [(module, name, value) for module in (commitment, hedging, hypothetical, unasserted, clauses, answer_extraction, not_a_value,
-                                                 number_locale, option_letters, alternative_branches, follow_ups, units)
+                                                 number_locale, option_letters, alternative_branches, follow_ups, units,
+                                                 speaker_declines, reading)
             for name, value in vars(module).items() if isinstance(value, Prefiltered)]
 
 

@@ -388,7 +388,25 @@ _ATTRIBUTED_AFTER = re.compile(
 )
 
 
+_LAST_OWN_CLAUSE: tuple[str | None, int, str] = (None, -1, "")  # (text, start, its own clause): the last one read
+
+
 def _own_clause_before(text: str, start: int) -> str:
+    """The answer's own clause before ``start`` (:func:`_read_own_clause_before`), read once for the two readers of
+    one answer (:func:`deferred`, then :func:`qualified_before`): the last text (the same object) and start are
+    remembered (speed only, issue #35, stop 61; a string does not change, so its reading does not either)."""
+    global _LAST_OWN_CLAUSE
+    last_text, last_start, last_own = _LAST_OWN_CLAUSE
+    if last_text is text and last_start == start:
+        return last_own
+    own = _read_own_clause_before(text, start)
+    _LAST_OWN_CLAUSE = (text, start, own)
+    return own
+
+
+def _read_own_clause_before(text: str, start: int) -> str:
+    """The clause that ends at ``start`` within the window before it, cut after its last answer heading:
+    "Maybe 41. Answer: " -> " " (the heading's own words do not qualify the value after it)."""
     window = text[max(0, start - 2 * WINDOW):start]
     last = window_last_end(text, start, 2 * WINDOW, OWN_CLAUSE_END)
     ends = ([] if last is None else [last]) + [m.end() for m in _ANSWER_HEADING.finditer(window)]

@@ -270,11 +270,13 @@ _COMPOUND_DURATION = re.compile(
 def durations_in_asked_unit(text: str, prompt: str) -> str:
     """``text`` with each duration written in two time units ("2 hours and 30 minutes") as one number in the time unit
     the prompt asks ("How many hours ...": "2.5 hours"; holdout106), where that number is a terminating decimal; the
-    text unchanged when the prompt asks no single time unit, or the smaller part is 60 or more."""
-    if not prompt or _COMPOUND_DURATION.search(text) is None:
+    text unchanged when the prompt asks no single time unit, or the smaller part is 60 or more. (Speed, issue #35: the
+    prompt's asked units are read first, remembered per prompt and read again by :func:`wrong_unit`; the completion is
+    searched only when the prompt asks one time unit.)"""
+    if not prompt:
         return text
     asked = [unit for unit, power in asked_units(prompt) if power == 1 and unit in _TIME_UNITS]
-    if len(asked) != 1:
+    if len(asked) != 1 or _COMPOUND_DURATION.search(text) is None:
         return text
 
     def in_asked_unit(match: re.Match) -> str:
