@@ -16,6 +16,10 @@ clause whole. So "Check: 263 + 97 = 360 ✓. 265 is correct." and "Check: 500 ×
 were paid. A check that calls a value other than the answer right, true or the answer
 (``answer_forms.affirms_other``) is no explanation and no skipped check: it is read clause by clause.
 
+A value identified with what the problem counts by a pseudo-cleft after the answer ("But 264 is what is left.",
+"265 is what we end up with.") states it (``commitment._AFFIRMED_AFTER``), as "264 is right" does; a mistake told in
+another subject or mood ("264 is what you get by subtracting 96") states nothing.
+
 The rows below are written for this file.
 """
 
@@ -57,6 +61,19 @@ CHECK_CASES = [
     (PENS, "263", PENS_WORK + "Check: 263 + 97 = 360 ✓", 1.0),
     (LOAN, "525", LOAN_WORK + "Check: 500 × 0.05 = 25 ✓, and 25 is the interest, so the balance stands.", 1.0),
 ]
+
+
+CLEFT_CASES = [
+    (PENS, "263", PENS_WORK + "But 264 is what is left.", 0.0),
+    (PENS, "263", PENS_WORK + "Counting again on the shelf, 265 is what we end up with.", 0.0),
+    (PENS, "263", PENS_WORK + "So 263 is what she has left.", 1.0),
+    (PENS, "263", PENS_WORK + "Common mistake: 264 is what you get by subtracting 96.", 1.0),
+]
+
+
+@pytest.mark.parametrize("prompt, gold, completion, expected", CLEFT_CASES)
+def test_a_value_identified_with_what_is_left_is_stated(prompt, gold, completion, expected):
+    assert scorer(MathAccuracy, prompt)(completion, gold) == expected
 
 
 @pytest.mark.parametrize("prompt, gold, completion, expected", CHECK_CASES)

@@ -313,7 +313,12 @@ _AFFIRMED_AFTER = re.compile(
     # "45 is my final answer", "B becomes my answer" (holdout100): the value named the speaker's answer
     r"|(?:is|becomes|will\s+be|would\s+be)\s+" + _MY_ANSWER +
     # "so I now think E is what they want" (holdout100): the value named as what the question asks for
-    r"|(?:is|'s)\s+what\s+(?:they|the\s+(?:question|problem|examiner|grader))\s+(?:wants?|(?:is|are|'re)\s+(?:looking\s+for|asking\s+for|after)|asks?\s+for)(?!\s+(?:you|us)\b))\b",
+    r"|(?:is|'s)\s+what\s+(?:they|the\s+(?:question|problem|examiner|grader))\s+(?:wants?|(?:is|are|'re)\s+(?:looking\s+for|asking\s+for|after)|asks?\s+for)(?!\s+(?:you|us)\b)"
+    # "But 264 is what is left.", "265 is what we end up with" (stop 61): the value identified with what the problem
+    # counts (a pseudo-cleft whose own clause is the quantity), not a mistake under a condition ("264 is what we'd
+    # get if we forgot ...", "what you get by ...": another subject or mood)
+    r"|(?:is|'s|was)\s+what\s+(?:(?:is|was)\s+(?:left|remaining)|remains|(?:we|she|he|they|I)\s+(?:have|has|had|get|got|end\s+up\s+with)(?:\s+left)?)"
+    r"(?![^.;!?\n]{0,80}\b(?:if|unless|when|had|were)\b))\b",
     re.IGNORECASE,
 )
 # "please treat B as my answer instead", "use 45 as my final answer" (holdout100): a verb of taking right before the
