@@ -14,6 +14,8 @@ The rows here are new completions in the same styles, not the split's rows (the 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -145,9 +147,13 @@ def test_many_abbreviations_are_read_in_one_pass():
     assert len(list(clauses(text, 0, len(text)))) == 1
 
 
+# (a note of single letters set apart by spaces, "n o", is a word spelled out letter by letter, which the visible text
+# joins -- holdout107's "w r o n g": reading.py's spaced letters -- so the note is compared word by word only when no
+# two one-letter words stand side by side; the stop 61 run drew "n o")
 @settings(max_examples=100, deadline=None)
 @given(note=st.text(alphabet="abcdefghijklmnop ,'", min_size=1, max_size=40).filter(
-           lambda n: n.strip() and not {"answer", "option", "choice"} & set(n.split())),
+           lambda n: n.strip() and not {"answer", "option", "choice"} & set(n.split())
+           and not re.search(r"(?<!\w)[a-p] [a-p](?!\w)", n)),
        value=st.integers(0, 999))
 def test_a_footnote_qualifies_at_its_marker_and_never_supplies_a_value(note, value):
     shown = visible_text(f"The answer is 7.[^1]\n\n[^1]: {note}")
