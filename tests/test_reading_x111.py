@@ -169,3 +169,16 @@ def test_a_bound_after_a_plain_verb_never_pays_and_a_need_always_does(verb, boun
     assert scorer(MathAccuracy, prompt)(f"She {verb} {bound} {count} muffins.", str(count)) == 0.0
     assert scorer(MathAccuracy, prompt)(f"So she {verb} {count} muffins.", str(count)) == 1.0
     assert scorer(MathAccuracy, "What is the least number of boxes needed?")(f"So we need at least {count} boxes.", str(count)) == 1.0
+
+
+@pytest.mark.parametrize("completion, gold, expected", [
+    # "about" opening a sentence hedges an exact count, not a value written at a scale (stop 61 merge:
+    # test_integrity_math_forms' "About $\boxed{1\text{ million}}$ people." had become refused)
+    ("About $\\boxed{1\\text{ million}}$ people.", "1000000", 1.0),
+    ("About $\\boxed{3 \\times 10^8}$ m/s.", "300000000", 1.0),
+    ("About 2.5 billion years. The answer is $\\boxed{2.5\\text{ billion}}$.", "2500000000", 1.0),
+    ("The pieces: ≳ 40 cm, ≲ 45 cm; about $\\boxed{42}$ cm.", "42", 0.0),
+    ("About $\\boxed{42}$ cm.", "42", 0.0),
+])
+def test_about_opening_hedges_an_exact_count_not_a_magnitude(completion, gold, expected):
+    assert scorer(MathAccuracy, "Estimate it.")(completion, gold) == expected

@@ -139,10 +139,8 @@ def percent_base(clause: str, value: re.Match, answer: str) -> bool:
 # a casual tilde stays a value ("So the answer is ~42.", tests/test_reading.py)
 _APPROXIMATE_BEFORE = re.compile(
     r"(?:(?:\b(?:is|be|was|are)|'s)\s+(?:about|close\s+to|near)|\bclose\s+to|"
-    # "about" opening a sentence or a clause after a semicolon ("≳ 40 cm, ≲ 45 cm; about 42 cm"; after a label's colon it
-    # answers an approximate question and stands: "Answer: about $10^5$ seconds"), and a comparison of nearness
-    # ("between 1/5 and 1/4, closer to 1/4"): no value stated (holdout111)
-    r"(?:(?:\A|[.;!?\n])[^\S\n]*)(?:about|abt\.?)|\b(?:closer|nearer)(?:\s+to)?|"
+    # a comparison of nearness ("between 1/5 and 1/4, closer to 1/4"): no value stated (holdout111)
+    r"\b(?:closer|nearer)(?:\s+to)?|"
     r"\b(?:roughly|approximately|approx\.?|around|circa|ca\.|nearly|almost(?!\s+(?:surely|certainly|always|everywhere))|"
     r"something\s+like|in\s+the\s+(?:neighbou?rhood|vicinity|region|ballpark)\s+of|on\s+the\s+order\s+of|geschätzt|ungefähr|etwa|"
     r"environ|à\s+peu\s+près|au\s+pif|grosso\s+modo|más\s+o\s+menos|aproximadamente|примерно|около)|≈|\\(?:approx|sim|simeq)(?![A-Za-z])|約|(?:大约|约|大概|差不多)(?:是|为|有)?|およそ)\s*\Z",
@@ -186,13 +184,23 @@ def rounded_as_shown(text: str, start: int, end: int) -> bool:
                for shown in _DECIMAL.finditer(text, max(0, start - 400), start))
 
 
+# "about" opening a sentence or a clause after a semicolon ("≳ 40 cm, ≲ 45 cm; about 42 cm"; holdout111): no value
+# stated -- unless the value is written at a scale ("About $\\boxed{1\\text{ million}}$ people.", "About 3 \\times 10^8"):
+# an order of magnitude is an estimate's own form, and the question that takes it asks for one (after a label's colon
+# "about" answers an approximate question and stands: "Answer: about $10^5$ seconds")
+_ABOUT_OPENING_BEFORE = re.compile(r"(?:\A|[.;!?\n])[^\S\n]*(?:about|abt\.?)\s*\Z", re.IGNORECASE)
+_AT_A_SCALE = re.compile(r"\b(?:thousand|million|billion|trillion)s?\b|\\times\s*10\s*\^|\d[eE][+-]?\d", re.IGNORECASE)
+
+
 def approximate_not_value(text: str, start: int, end: int) -> bool:
     """Is the answer at ``text[start:end]`` given as an approximation of a whole number ("Roughly \\boxed{42}",
     "\\boxed{\\approx 12}") or named an estimate ("My estimate is 42", "42 (approx.)") rather than stated? A rounded
     decimal ("\\approx 3.14") is a value."""
     if FRACTIONAL_DECIMAL.search(text[start:end]):
         return False
-    if _APPROXIMATE_BEFORE.search(_before(text, start)) is not None and not (
+    before = _before(text, start)
+    if (_APPROXIMATE_BEFORE.search(before) is not None
+            or _ABOUT_OPENING_BEFORE.search(before) is not None and _AT_A_SCALE.search(text, start, end) is None) and not (
             rounded_as_shown(text, start, end) or rounds_shown_value(text, start, end)):  # "≈ 48.6" ... "≈ 49" (holdout61)
         return True
     if _UNFINISHED_AFTER.match(text, end):
@@ -245,6 +253,6 @@ CUT_OFF_QUALIFYING = re.compile(r"\d(?:[^\d.!?\n]|\.(?=\d))*?\b(?:would|could|mi
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
 prefilter_names(globals(), "_BOUND_WORDS_BEFORE _RELATION_VERB_BEFORE _INEQUALITY_SIGN_BEFORE _RELATIVE_TO_BEFORE _MEASURED_FROM_BEFORE "
-                "_APPROXIMATE_BEFORE _ESTIMATE_NAMED _RANGE_BEFORE _EXAMPLE_BEFORE")
+                "_APPROXIMATE_BEFORE _ESTIMATE_NAMED _RANGE_BEFORE _EXAMPLE_BEFORE _ABOUT_OPENING_BEFORE")
 # (stop 61) the slot of an unfilled answer line: its last 200 characters searched plain ~4 µs a fresh row, filtered 0.1
 prefilter_names(globals(), "_UNFILLED_ANSWER_LINE")
