@@ -7,7 +7,10 @@ has used its budget; as a backstop the worker arms ``RLIMIT_CPU`` a second past 
 (:mod:`polyreward.engine.worker`), so the kernel ends a runaway even when the dispatcher is starved. A wall-clock
 cap, ``wall_multiple`` times the budget, remains for items that block instead of computing (an item still getting
 CPU at the cap, only slowly on a loaded machine, is left to its CPU budget); an item that blocks until the wall cap
-is tried once more, after the rest of the call, before it is reported as ``"timeout"``. Every timeout is counted
+is tried once more, after the rest of the call, before it is reported as ``"timeout"``. The budget starts once the
+worker has loaded the item's message: the imports that unpickling runs the first time a worker sees a function or a
+class are charged to no item (up to :data:`LOADING_CPU_BUDGET`; :class:`~polyreward.engine.worker.ItemStart`), so an
+item's verdict does not depend on being a fresh worker's first. Every timeout is counted
 (:attr:`WorkerPool.stats`). Where ``/proc`` is missing (macOS) CPU time cannot be read and the budget falls back to
 wall time.
 
@@ -40,6 +43,7 @@ if TYPE_CHECKING:  # multiprocessing is imported when the pool starts (most runs
     from concurrent.futures import Future  # (and concurrent.futures, which imports logging, on the first map_async)
 
 COMPUTING_SHARE = 0.02  # an item that got at least this share of a core is computing, not blocked
+LOADING_CPU_BUDGET = 60.0  # CPU seconds a worker may spend importing an item's modules before that item fails
 
 
 class WorkerPool:
@@ -84,6 +88,7 @@ class WorkerPool:
         self.restarts = 0
         self._startup_failures = 0
         self._owner = os.getpid()
+        self._numbered = 0  # items sent so far (each message carries its number: ItemStart)
 
     def _adopt(self) -> None:
         """In a process forked after the workers started (a ``multiprocessing.Pool`` or DataLoader worker that
@@ -250,13 +255,14 @@ class WorkerPool:
                     slot = self._next_job(queues, index)
                     if slot is None:
                         break
+                    self._numbered += 1
                     try:
-                        worker.conn.send((fn, jobs[slot], limit))
+                        worker.conn.send((fn, jobs[slot], limit, float(self._numbered)))
                     except Exception as exc:  # unpicklable arguments: that item fails, not the batch
                         results[slot] = Outcome(False, error=f"cannot send item to worker: {exc}"[:500])
                         continue
                     now = time.monotonic()
-                    worker.task = Task(slot, now, now + limit, now + wall_cap, slot in retried)
+                    worker.task = Task(slot, now, now + limit, now + wall_cap, slot in retried, number=float(self._numbered))
             busy = [w.task for w in self._pool if w.task is not None]
             wake = [min(t.next_check, t.wall_deadline) for t in busy]
             wait_for = max(0.0, min(wake) - time.monotonic()) if wake else 1.0
@@ -282,7 +288,7 @@ class WorkerPool:
                     worker.ready = True
                     self._startup_failures = 0
                 elif worker.task is not None:
-                    used = max(0.0, cpu_now - worker.cpu_base)
+                    used = worker.item_cpu(worker.task, cpu_now)[0]
                     results[worker.task.slot] = Outcome(status == "ok", value, error or "", cpu_seconds=used)
                     worker.task = None
                 worker.cpu_base = cpu_now
@@ -305,15 +311,17 @@ class WorkerPool:
                 continue
             if now >= task.next_check or now >= task.wall_deadline:
                 cpu = process_cpu_seconds(worker.process.pid)
-                task.cpu_used = now - task.started if cpu is None else max(0.0, cpu - worker.cpu_base)
-                if task.cpu_used >= limit:
+                task.cpu_used, loading = (now - task.started, False) if cpu is None else worker.item_cpu(task, cpu)
+                task.cpu_since_sent = now - task.started if cpu is None else max(0.0, cpu - worker.cpu_base)
+                if task.cpu_used >= (LOADING_CPU_BUDGET if loading else limit):
                     self.stats["cpu_timeouts"] += 1
                     results[task.slot] = Outcome(False, error="timeout", cpu_seconds=task.cpu_used)
                     self._replace(worker)
                     continue
-                task.next_check = now + max(0.01, limit - task.cpu_used)
+                task.next_check = now + (0.05 if loading else max(0.01, limit - task.cpu_used))
             if now >= task.wall_deadline:
-                if task.cpu_used - 2.0 / CLOCK_TICKS >= COMPUTING_SHARE * (now - task.started):  # ticks: /proc's resolution
+                # (its loading counted: a slow import on a loaded machine is computing too)
+                if task.cpu_since_sent - 2.0 / CLOCK_TICKS >= COMPUTING_SHARE * (now - task.started):  # ticks: /proc's resolution
                     task.wall_deadline = now + wall_cap  # computing, slowed by load: the CPU budget decides
                     continue
                 if task.retry:
