@@ -65,6 +65,7 @@ from polyreward.verifiers.label_sets import initialism_of, spelling_key
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.record_fields import committed_field, rendered_lines, selected_rows, trailing_record
 from polyreward.verifiers.text_forms import plain_text
+from polyreward.verifiers.turns import harmony_as_tags
 
 SOURCE = "reconstructed from arXiv 2512.00601 (Clinical-R1 CRPO objectives)"
 ALL_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -609,7 +610,7 @@ class ClinicalFaithfulness(_OptionsReward):
     probe_genuine = "boxed"
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
-        text = self.cleaned(completion)
+        text = harmony_as_tags(self.cleaned(completion))  # Harmony's analysis channel is the reasoning (holdout_r47)
         reasoning = split_reasoning(text)
         options = self.options_of(row)
         if options:
@@ -661,7 +662,7 @@ class ClinicalComprehensiveness(_OptionsReward):
     probe_genuine = "boxed"
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
-        reasoning = split_reasoning(self.cleaned(completion))
+        reasoning = split_reasoning(harmony_as_tags(self.cleaned(completion)))  # (holdout_r47)
         options = self.options_of(row)
         reasoning = rendered_lines(reasoning) or reasoning  # '{"notes": {"A": "..."}}', <option id="A"> (holdout_r46)
         if options:
