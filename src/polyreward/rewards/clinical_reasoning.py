@@ -65,7 +65,7 @@ from polyreward.verifiers.label_sets import initialism_of, spelling_key
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.record_fields import committed_field, rendered_lines, selected_rows, trailing_record
 from polyreward.verifiers.text_forms import plain_text
-from polyreward.verifiers.turns import harmony_as_tags
+from polyreward.verifiers.turns import harmony_as_tags, without_nested_turns
 
 SOURCE = "reconstructed from arXiv 2512.00601 (Clinical-R1 CRPO objectives)"
 ALL_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -237,8 +237,8 @@ def split_reasoning(text: str) -> str:
     reasoning's length (their ``\\s*`` pairs would otherwise backtrack over long runs of blanks)."""
     close = text.find("</think>")
     if close >= 0:
-        start = text.find("<think>")
-        return squeeze_whitespace(text[start + len("<think>") if 0 <= start < close else 0:close])
+        start = text.find("<think>")  # (a chat-template turn pasted into the think is no weighing of its own: holdout_r47)
+        return squeeze_whitespace(without_nested_turns(text[start + len("<think>") if 0 <= start < close else 0:close]))
     cut = [at for at in (text.find("<answer>"), text.find("\\boxed")) if at >= 0]
     return squeeze_whitespace(text[: min(cut)] if cut else text.replace("<think>", ""))
 
