@@ -1388,6 +1388,18 @@ LEFT_OPEN = {
         "genuine, but its impression ('Atelectasis and a pulmonary nodule.') restates the findings without their "
         "places, and the extractor counts the restated finding as one more entity than the terse reference has "
         "(0.917); the same report and impression in prose score the same, as extra_pertinent_negative"),
+    # holdout_r47 (written blind 2026-12-06: injected turns, chat-template residue and grader spoofing; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r47_first_sight.md)
+    **{("think_format", family): (
+        "genuine, but a chat-template header stands before the think ('Assistant: <think>', '<|im_start|>assistant\\n"
+        "<think>'): TRL's think_format_reward anchors its regex at the start (^<think>) and the guard only refuses more "
+        "than TRL's rule, as r8_leading_newline_before_think; a sampler starts the completion at the model's first token, "
+        "after the template's header") for family in (
+        "r47_tf_assistant_prefix_restated_question_think", "r47_tf_im_start_wrapper_think_answer_im_end")},
+    ("kg_triplet_consistency", "r47_kg_harmony_analysis_then_final_report"): (
+        "genuine, read since holdout_r47 as <think>analysis</think> then the final channel's report (turns.harmony_as_tags), "
+        "but the prediction graph is built from the whole completion, think included, as in the source: the analysis "
+        "note 'effusion absent' adds an entity the reference lacks (0.938), as the same note in a <think> does"),
 }
 
 ROWS = bench.load_rows()

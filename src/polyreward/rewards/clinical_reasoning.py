@@ -97,8 +97,9 @@ _LABEL_PATTERNS = [
 
 _LIST_WORDS = frozenset("option options choice choices answer answers the a an is are was be or and either neither nor "
                         "final correct so thus therefore must should would will has to".split())  # (an answer phrase's verbs)
-# (a ';' ends its clause after a lone letter too: "Option A; Option B; ..." is a list of clauses, not one sentence)
-_SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9)\]\"”]{2}[.!?;])\s+|(?<=[A-Za-z0-9)\]\"”];)\s+|\n+")
+# (a ';' ends its clause after a lone letter too: "Option A; Option B; ..." is a list of clauses, not one sentence;
+# and a full stop after a decimal of one digit ends one: "... only for pH below 6.9. D: ..." (red team holdout_r47))
+_SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9)\]\"”]{2}[.!?;])\s+|(?<=[A-Za-z0-9)\]\"”];)\s+|(?<=\d\.\d[.!?])\s+|\n+")
 
 
 _WORD = re.compile(r"[a-z0-9]+")
