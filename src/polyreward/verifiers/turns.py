@@ -147,7 +147,7 @@ def without_other_party_lines(text: str) -> str:
 
 
 # a chat-template turn written inside the writer's text, from its header to its end token: a transcript pasted in
-_NESTED_TURN = re.compile(r"<\|im_start\|>.*?<\|im_end\|>|<\|start_header_id\|>.*?<\|eot_id\|>", re.DOTALL)
+_NESTED_TURN_TOKENS = (("<|im_start|>", "<|im_end|>"), ("<|start_header_id|>", "<|eot_id|>"))
 
 
 def without_nested_turns(text: str) -> str:
@@ -162,7 +162,13 @@ def without_nested_turns(text: str) -> str:
     """
     if "<|" not in text:
         return text
-    return _NESTED_TURN.sub(" ", text)
+    for opening, closing in _NESTED_TURN_TOKENS:  # (literal searches, each from where the last stopped: linear)
+        parts, position = [], 0
+        while (start := text.find(opening, position)) >= 0 and (end := text.find(closing, start)) >= 0:
+            parts.append(text[position:start] + " ")
+            position = end + len(closing)
+        text = "".join(parts) + text[position:]
+    return text
 
 
 def whole_prompt(text: str) -> str:
