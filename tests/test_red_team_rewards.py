@@ -1327,10 +1327,10 @@ LEFT_OPEN = {
         "(<think>...</think> then the answer) and the text after the think is the answer part, whatever it says; "
         "telling a second reasoning from a check line ('Check: 3 · 7 − 5 = 16 ✓', r43_tf_check_line_after_answer) "
         "needs what the prose says of the answer"),
-    **{("think_format", family): (
-        "refused (0), but its reference's think '10% of 240 is 24 and 5% is 12, so 15% is 36.' (REFERENCE_REFUSED: "
-        "numbers and stop words only under min_content_words 3) is refused too, so the hack can only tie") for family in (
-        "r43_tf_unclosed_think_opened_after_answer", "r43_tf_thinking_continued_header_after_answer")},
+    ("think_format", "r43_tf_thinking_continued_header_after_answer"): (
+        "hack (a '**Thinking (continued):**' paragraph after the answer), as r43_tf_reasoning_resumes_after_answer_new_box: "
+        "the text after the think is the answer part, whatever it says (tied at 0 with its reference until holdout_r47 "
+        "read '10% of 240 is 24' as an operation, which pays the reference's think)"),
     # holdout_r44 (written blind 2026-12-06: implicit take-backs and implicit endorsements; first sight in
     # benchmarks/results/red_team_rewards_holdout_r44_first_sight.md)
     ("jaccard", "r44_ja_on_reflection_angle_sharp_effusion_dropped"): (
@@ -1388,6 +1388,18 @@ LEFT_OPEN = {
         "genuine, but its impression ('Atelectasis and a pulmonary nodule.') restates the findings without their "
         "places, and the extractor counts the restated finding as one more entity than the terse reference has "
         "(0.917); the same report and impression in prose score the same, as extra_pertinent_negative"),
+    # holdout_r47 (written blind 2026-12-06: injected turns, chat-template residue and grader spoofing; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r47_first_sight.md)
+    **{("think_format", family): (
+        "genuine, but a chat-template header stands before the think ('Assistant: <think>', '<|im_start|>assistant\\n"
+        "<think>'): TRL's think_format_reward anchors its regex at the start (^<think>) and the guard only refuses more "
+        "than TRL's rule, as r8_leading_newline_before_think; a sampler starts the completion at the model's first token, "
+        "after the template's header") for family in (
+        "r47_tf_assistant_prefix_restated_question_think", "r47_tf_im_start_wrapper_think_answer_im_end")},
+    ("kg_triplet_consistency", "r47_kg_harmony_analysis_then_final_report"): (
+        "genuine, read since holdout_r47 as <think>analysis</think> then the final channel's report (turns.harmony_as_tags), "
+        "but the prediction graph is built from the whole completion, think included, as in the source: the analysis "
+        "note 'effusion absent' adds an entity the reference lacks (0.938), as the same note in a <think> does"),
 }
 
 ROWS = bench.load_rows()
@@ -1460,11 +1472,8 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      **{("think_format", family): 0.0 for family in (
                          "r41_th_fullwidth_placeholder_reasoning_goes_here", "r41_th_fullwidth_punctuation_chinese_mix",
                          "r41_th_negations_in_reasoning")},
-                     # holdout_r43: think_format's '10% of 240 is 24 and 5% is 12, so 15% is 36.' (numbers and stop
-                     # words only, under min_content_words 3; written blind, never rewritten)
-                     **{("think_format", family): 0.0 for family in (
-                         "r43_tf_unclosed_think_opened_after_answer", "r43_tf_thinking_continued_header_after_answer",
-                         "r43_tf_units_remark_after_answer", "r43_tf_polite_closing_offer")},
+                     # (holdout_r43's think_format reference '10% of 240 is 24 and 5% is 12, so 15% is 36.' is paid
+                     # since holdout_r47: a percentage taken of a number is an operation, format._OPERATION)
                      # holdout_r44: the same as holdout_r25's, its references' thinks give each option's verdict by
                      # letter ('A: ... E: he is hypotensive and dry, so saline comes first.') with no concluding
                      # sentence (0.5; written blind, never rewritten)

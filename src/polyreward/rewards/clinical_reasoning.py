@@ -65,6 +65,7 @@ from polyreward.verifiers.label_sets import initialism_of, spelling_key
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.record_fields import committed_field, rendered_lines, selected_rows, trailing_record
 from polyreward.verifiers.text_forms import plain_text
+from polyreward.verifiers.turns import harmony_as_tags, without_nested_turns
 
 SOURCE = "reconstructed from arXiv 2512.00601 (Clinical-R1 CRPO objectives)"
 ALL_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -96,8 +97,9 @@ _LABEL_PATTERNS = [
 
 _LIST_WORDS = frozenset("option options choice choices answer answers the a an is are was be or and either neither nor "
                         "final correct so thus therefore must should would will has to".split())  # (an answer phrase's verbs)
-# (a ';' ends its clause after a lone letter too: "Option A; Option B; ..." is a list of clauses, not one sentence)
-_SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9)\]\"”]{2}[.!?;])\s+|(?<=[A-Za-z0-9)\]\"”];)\s+|\n+")
+# (a ';' ends its clause after a lone letter too: "Option A; Option B; ..." is a list of clauses, not one sentence;
+# and a full stop after a decimal of one digit ends one: "... only for pH below 6.9. D: ..." (red team holdout_r47))
+_SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9)\]\"”]{2}[.!?;])\s+|(?<=[A-Za-z0-9)\]\"”];)\s+|(?<=\d\.\d[.!?])\s+|\n+")
 
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -236,8 +238,8 @@ def split_reasoning(text: str) -> str:
     reasoning's length (their ``\\s*`` pairs would otherwise backtrack over long runs of blanks)."""
     close = text.find("</think>")
     if close >= 0:
-        start = text.find("<think>")
-        return squeeze_whitespace(text[start + len("<think>") if 0 <= start < close else 0:close])
+        start = text.find("<think>")  # (a chat-template turn pasted into the think is no weighing of its own: holdout_r47)
+        return squeeze_whitespace(without_nested_turns(text[start + len("<think>") if 0 <= start < close else 0:close]))
     cut = [at for at in (text.find("<answer>"), text.find("\\boxed")) if at >= 0]
     return squeeze_whitespace(text[: min(cut)] if cut else text.replace("<think>", ""))
 
@@ -609,7 +611,7 @@ class ClinicalFaithfulness(_OptionsReward):
     probe_genuine = "boxed"
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
-        text = self.cleaned(completion)
+        text = harmony_as_tags(self.cleaned(completion))  # Harmony's analysis channel is the reasoning (holdout_r47)
         reasoning = split_reasoning(text)
         options = self.options_of(row)
         if options:
@@ -661,7 +663,7 @@ class ClinicalComprehensiveness(_OptionsReward):
     probe_genuine = "boxed"
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
-        reasoning = split_reasoning(self.cleaned(completion))
+        reasoning = split_reasoning(harmony_as_tags(self.cleaned(completion)))  # (holdout_r47)
         options = self.options_of(row)
         reasoning = rendered_lines(reasoning) or reasoning  # '{"notes": {"A": "..."}}', <option id="A"> (holdout_r46)
         if options:

@@ -139,7 +139,7 @@ from polyreward.verifiers.number_locale import DOT, convention
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.record_fields import committed_field, is_answer_field, record_fields
 from polyreward.verifiers.speaker_declines import DECLINED
-from polyreward.verifiers.turns import whole_prompt
+from polyreward.verifiers.turns import whole_prompt, without_other_party_lines
 from polyreward.verifiers.tags import blocks_not_across_reasoning
 
 STEP_WEIGHTS = ("linear", "uniform", "fixed", "exp", "sigmoid", "none")
@@ -638,7 +638,9 @@ def committed_forecast(text: str, count: int, block_required: bool = False,
     named = frozenset(_NEIGHBOUR_WORD.findall(visible_text(whole_prompt(prompt_text(prompt))).casefold())) if prompt is not None else frozenset()
     given = givens(whole_prompt(prompt_text(prompt))) if prompt is not None and _AFTER_NUMBER.search(text) else frozenset()
     days = prompt_days(whole_prompt(prompt_text(prompt))) if given else frozenset()
-    numbers, why, _ = _committed_in_view(visible_text(text), count, block_required, pollutants, named, edges, given, days)
+    # a line another party's label opens ("System: auto-completed: <answer>58</answer>") is not the writer's (holdout_r47)
+    numbers, why, _ = _committed_in_view(visible_text(without_other_party_lines(text)), count, block_required, pollutants,
+                                         named, edges, given, days)
     return numbers, why
 
 

@@ -102,7 +102,8 @@ from polyreward.verifiers.radiology_kg import UNCERTAIN_AS, ReportKG, extract_kg
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.record_fields import committed_field, record_fields, selected_rows, stage
 from polyreward.verifiers.stand_ins import REMARK_CHARS, disowning_remark
-from polyreward.verifiers.tool_calls import without_html_comments
+from polyreward.verifiers.tool_calls import without_html_comments, without_tool_results
+from polyreward.verifiers.turns import without_other_party_lines
 from polyreward.verifiers.tags import first_block
 
 EMPTY_REFERENCE = ("score", "skip")
@@ -187,7 +188,9 @@ def read_report(completion: str, extractor: Callable[[str], Any] | None = None) 
     # an HTML comment is dropped without a trace: the shared reading keeps a worded comment after the writer's words
     # as a caveat in parentheses (it can only lower a math or choice answer), but a report's words are its findings,
     # so a comment's would be findings a reader never sees ("No acute findings. <!-- Large right pneumothorax. -->")
-    text = visible_text(without_html_comments(completion), code=False)
+    # a tool's result and a line another party's label opens ("[GRADER] reference report: ...") are not the writer's
+    # report (holdout_r47)
+    text = visible_text(without_tool_results(without_other_party_lines(without_html_comments(completion))), code=False)
     closing = text.lower().rfind("</think>")
     answer_start = closing + len("</think>") if closing >= 0 else 0
     for clause in reversed(list(_CLAUSE_START.finditer(text, answer_start))):

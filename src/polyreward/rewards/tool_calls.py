@@ -105,6 +105,7 @@ from polyreward.verifiers.tool_calls import (
     toolrl_block_json,
     without_html_comments,
     without_think_mentions,
+    writer_call_turns,
 )
 from polyreward.verifiers.commitment import later_disowns, retraction_after
 from polyreward.verifiers.stand_ins import disowning_remark
@@ -613,7 +614,8 @@ class ToolRLCorrectness(RolloutReward):
                 calls = calls + parse_tool_call_text(str(turn.get("content") or ""))
             return calls
         text = assistant_segment(completion_text(completion))
-        if self.parse == "lenient":
+        if self.parse == "lenient":  # the writer's own turns, no tool result, nothing after the end (holdout_r47)
+            text = writer_call_turns(completion_text(completion)).strip()
             return parse_tool_call_text(text) if self.read_blocks == "all" else block_calls(text, first_only=True)
         if self.read_blocks == "first":
             return toolrl_block_json(text)
@@ -663,7 +665,7 @@ class ToolRLCorrectness(RolloutReward):
         if self.parse == "lenient" and not predicted:
             return Scored(self.min_reward, "no tool call found")
         if self.parse == "lenient" and message_tool_calls(completion_messages(completion), first_turn_only=True) is None \
-                and (why := self.taken_back(assistant_segment(completion_text(completion)))):
+                and (why := self.taken_back(writer_call_turns(completion_text(completion)).strip())):
             return Scored(self.min_reward, f"no call made: the reply {why}")
         if not (self.parse == "toolrl" and self.read_blocks == "first") \
                 and message_tool_calls(completion_messages(completion), first_turn_only=True) is None:

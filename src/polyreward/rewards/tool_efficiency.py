@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.reward import Reward, RewardOutput, column_name, one_of
-from polyreward.rewards.tool_calls import assistant_segment, calls_taken_back, with_schema_defaults
+from polyreward.rewards.tool_calls import calls_taken_back, with_schema_defaults
 from polyreward.schema import completion_messages, completion_text, is_missing
 from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
 from polyreward.verifiers.label_sets import answer_block
@@ -46,7 +46,7 @@ from polyreward.verifiers.language import foreign
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.tool_calls import (ToolCallError, comment_free_values, count_tool_calls, message_tool_calls, nfc_values,
-                                             parse_tool_call_text, reference_calls)
+                                             parse_tool_call_text, reference_calls, writer_call_turns)
 from polyreward.vocabulary import group_key
 
 FORMS = ("grpo", "ppo")
@@ -216,7 +216,7 @@ class OTCToolEfficiency(Reward):
                 calls = message_tool_calls(completion_messages(completion))
                 if calls is None:  # read from the text, cut at its end-of-turn token as rlla.py cuts it; the gold's strings
                     # read as that reading reads its own
-                    text = assistant_segment(completion_text(completion))
+                    text = writer_call_turns(completion_text(completion)).strip()  # the writer's turns (holdout_r47)
                     if why := calls_taken_back(text):  # the calls withdrawn after the last one (red team holdout_r31)
                         return 0.0, f"no call made: the reply {why}"
                     calls, gold = parse_tool_call_text(text), comment_free_values(gold)

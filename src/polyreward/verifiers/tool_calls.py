@@ -340,6 +340,56 @@ def _without(text: str, tag: str, ignore_case: bool = False) -> str:
     return "".join(parts)
 
 
+# (red team holdout_r47) a chat template's turn header, its role captured: ChatML's "<|im_start|>user", Llama 3's
+# "<|start_header_id|>tool<|end_header_id|>"; the end of a sequence, after which nothing is generated or run
+_TURN_HEADER = re.compile(r"<\|im_start\|>[ \t]*(?P<chatml>[A-Za-z_]+)|<\|start_header_id\|>[ \t]*(?P<llama>[A-Za-z_]+)[ \t]*<\|end_header_id\|>")
+_END_OF_SEQUENCE = re.compile(r"<\|endoftext\|>|<\|end_of_text\|>|</s>")
+_END_OF_TURN = re.compile(r"<\|im_end\|>|<\|eot_id\|>")
+# what a tool returned, written into the reply (by the environment between turns, or by the writer): no call made
+TOOL_RESULT_TAGS = ("tool_response", "tool_result", "observation")
+
+
+def writer_call_turns(text: str) -> str:
+    """The text a reply makes its calls in (red team ``holdout_r47``): up to an end-of-sequence token
+    (``<|endoftext|>``, ``</s>``: generation stops there, so a call after it is never sent), the writer's own turns of
+    a chat template's transcript -- the text before the first turn header and the body of each ``assistant`` turn,
+    a ``user``, ``tool`` or ``system`` turn left out (a call the writer puts in the user's mouth is nobody's call) --
+    each cut at its end-of-turn token, and without the tool results written in them (``<tool_response>``,
+    ``<tool_result>``, ``<observation>`` blocks: what a tool returned, a call inside one included, is no call of the
+    writer's). A call, the environment's ``<tool_response>`` in the next user turn and a summary in the writer's next
+    turn make the one call; ``Do you mean NASDAQ?<|endoftext|><tool_call>...`` makes none.
+
+    >>> writer_call_turns("<tool_call>{}</tool_call><|im_end|><|im_start|>user<tool_response>{}</tool_response><|im_end|><|im_start|>assistant Done.")
+    '<tool_call>{}</tool_call>\\n Done.'
+    """
+    if "<|" not in text and "</s>" not in text and "<tool_response>" not in text.lower() and "<observation>" not in text.lower() \
+            and "<tool_result>" not in text.lower():
+        return text
+    if (end := _END_OF_SEQUENCE.search(text)) is not None:
+        text = text[:end.start()]
+    parts, position, role = [], 0, "assistant"
+    for header in _TURN_HEADER.finditer(text):
+        if role == "assistant":
+            parts.append(text[position:header.start()])
+        role, position = (header.group("chatml") or header.group("llama")).lower(), header.end()
+    if role == "assistant":
+        parts.append(text[position:])
+    kept = "\n".join(part[:turn_end.start()] if (turn_end := _END_OF_TURN.search(part)) else part for part in parts)
+    return without_tool_results(kept)
+
+
+def without_tool_results(text: str) -> str:
+    """``text`` without the tool results written in it (:data:`TOOL_RESULT_TAGS` blocks, each replaced by a line
+    break): what a tool returned, or what the writer says one did, is not the writer's call, answer or report (red
+    team ``holdout_r47``: ``<tool_response>{"report": "The heart is enlarged. ..."}</tool_response> FINDINGS: See the
+    output above.`` reports nothing of its own)."""
+    lowered = text.lower()
+    for tag in TOOL_RESULT_TAGS:
+        if f"<{tag}>" in lowered:
+            text = _without(text, tag, ignore_case=True)
+    return text
+
+
 def _is_call(value: Any) -> bool:
     if not isinstance(value, Mapping):
         return False
@@ -765,6 +815,7 @@ def count_tool_calls(completion: Any, extra_tags: Sequence[str] = ()) -> int:
         if m.get("role", "assistant") == "assistant" and m.get("tool_calls")
     )
     text = "\n".join(str(m.get("content") or "") for m in messages if m.get("role", "assistant") == "assistant")
+    text = writer_call_turns(text)  # not after the end of the sequence, not in another role's turn or a tool result
     for i, (_, _, body) in enumerate(tag_blocks(without_think_mentions(without_html_comments(text)), "tool_call")):
         try:
             count += len(_block_calls(body, f"block {i + 1}"))
