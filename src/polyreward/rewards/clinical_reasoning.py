@@ -455,8 +455,10 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
         clause = last[arrows[-1].end():]
     elif closing_clause is not None:
         clause = last[closing_clause.end():]  # "Nitrofurantoin is safe in the first trimester, so C."
+        if (copular := _COPULAR_OPENER.match(clause)) is not None:  # "..., so the exception is D." (holdout_r48)
+            clause = clause[copular.end():]
     else:
-        return subject_conclusion(last, options)
+        return subject_conclusion(last, options) or corrective_conclusion(last, options)
     head = re.split(r"[(;]", clause, maxsplit=1)[0]  # "RCA (most commonly; LCx only in ...)": the gloss is no conclusion
     clause = head if _named_options(head, options) else clause
     # "So C, with cardiology to follow up.": a rider after the comma (holdout_r39) or a dash ("C — IM epinephrine.": holdout_r41)
@@ -505,6 +507,45 @@ def subject_conclusion(sentence: str, options: Mapping[str, str]) -> str | None:
     if len(named) != 1 or _named_options(rest, options) - named or re.search(r"\b[A-Z]\b(?![a-z])", rest):
         return None
     return next(iter(named))
+# (red team holdout_r48) the last clause of a sentence, after a semicolon, a spaced dash or ", but"
+_LAST_CLAUSE_BREAK = re.compile(r";|[ \t][\u2013\u2014][ \t]|[ \t]--?[ \t]|,[ \t]*but\b", re.IGNORECASE)
+# a pronoun equated with one option after the options set aside: "It isn't A or C — it's B."
+_PRONOUN_IS = re.compile(r"\A\s*(?:but\s+)?(?:it['’]s|it\s+is|this\s+is|that['’]s|that\s+is)\s+(?!not\b|n['’]t\b|no\b)", re.IGNORECASE)
+# one option as the subject of a predicate of sufficiency: "...; A is enough.", "..., but B is sufficient."
+_SUFFICES = re.compile(r"\A\s*(?P<subject>[^,;:]{1,80}?)\s+(?:is|would\s+be)\s+(?:(?:quite|just|alone)\s+)?"
+                       r"(?:enough|sufficient|adequate|all\s+(?:that(?:['’]s|\s+is)\s+)?(?:needed|required))\b(?P<rest>[^;]*)\Z", re.IGNORECASE)
+
+
+def corrective_conclusion(sentence: str, options: Mapping[str, str]) -> str | None:
+    """The option a last sentence concludes in its last clause, after the options it sets aside (red team
+    ``holdout_r48``): a pronoun equated with one option (``It isn't A or C — it's B.``) or one option called enough
+    (``Neither B nor C is needed for a mild reaction; A is enough.``). Not when that clause names no option or two, or
+    holds a negation or an alternative (``...; it's not B``, ``...; A or D is enough``).
+
+    >>> corrective_conclusion("It isn't A or C — it's B.", {"A": "x", "B": "y", "C": "z"})
+    'B'
+    >>> corrective_conclusion("Neither B nor C is needed; A is enough.", {"A": "x", "B": "y", "C": "z"})
+    'A'
+    >>> corrective_conclusion("It isn't A — it's B or C.", {"A": "x", "B": "y", "C": "z"}) is None
+    True
+    """
+    breaks = list(_LAST_CLAUSE_BREAK.finditer(sentence))
+    if not breaks:
+        return None
+    clause = sentence[breaks[-1].end():]
+    if (pronoun := _PRONOUN_IS.match(clause)) is not None:
+        tail = clause[pronoun.end():]
+    elif (sufficing := _SUFFICES.match(clause)) is not None and not _named_options(sufficing.group("rest"), options):
+        tail = sufficing.group("subject")
+    else:
+        return None
+    head = re.split(r"[,(;]|[ \t][\u2013\u2014][ \t]", tail, maxsplit=1)[0]  # "it's B, IM epinephrine": the gloss
+    named = _named_options(head, options)
+    if len(named) != 1 or _NEGATION.search(head) or _ALTERNATIVE.search(head) or _CONDITION_WORD.search(clause):
+        return None
+    return next(iter(named))
+
+
 # the words of a structure's key that name the reasoning's conclusion ("conclusion", "final_choice", "diagnosis")
 _CONCLUSION_KEY = re.compile(r"(?:^|_)(?:conclusions?|choices?|answers?|diagnos[ie]s|dx|pick(?:ed)?|selected|selection|"
                              r"options?|letter|verdict|decision|result)(?:_|$)")
