@@ -80,6 +80,10 @@ _LINE_START = re.compile(r"(?m)^\s*(?:[-*]\s*)?\**([A-Z])(?:\s+\([^()\n]{1,40}\)
 # label of the option's text ("| A. IV diphenhydramine | adjunct for hives only |"; red team holdout_r40)
 _TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[ \t]*\**\(?([A-Z])\)?\**(?:[.):][^|\n]*)?[ \t]*\|")
 _JUDGED = re.compile(r"\b([A-HJ-Z])\s+(?:is|seems|would\s+be|could\s+be|can|does|doesn't|isn't)\b|\b([B-HJ-Z])\s+[a-z]+s\b")
+# (red team holdout_r48) a clause that opens by setting option letters aside, then its reason after a colon or a dash:
+# "Not A or B: imaging delays decompression.", "Not D — positive pressure worsens the tension.", "Neither A nor C: ..."
+_NOT_LETTERS = re.compile(r"(?:\A|(?<=[.!?;])[ \t]+|(?<=\n))[ \t*_>-]*(?i:not|neither)[ \t]+"
+                          r"((?:[A-Z](?:[ \t]*,[ \t]*|[ \t]+(?i:or|nor|and)[ \t]+))*[A-Z])[ \t]*(?:[:\u2013\u2014]|[ \t]-[ \t])")
 _QUOTE = re.compile(r"(?i:\b(?:option|choice)\s*)?\(?\b([A-Z])\)?\s*[.):\-–—]?\s*\(?[\"“]([^\"”\n]{3,200})[\"”]")
 # a quote followed by a verb of the writer's sentence is a phrase the writer uses as its subject, not the option's
 # text cited ('E: "watch and wait" is unsafe'; red team holdout_r41)
@@ -251,6 +255,8 @@ def mentioned_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     for pattern in (_OPTION_WORD, _ANSWER_WORD, _PARENTHESISED, _LINE_START, _TABLE_ROW, _JUDGED):
         found.update(m.group(m.lastindex) for m in pattern.finditer(reasoning))
     found |= glossed_letters(reasoning, options)
+    for negated in _NOT_LETTERS.finditer(reasoning):  # "Not A or B: imaging delays ..." (holdout_r48)
+        found.update(re.findall(r"\b[A-Z]\b", negated.group(1)))
     haystack = " " + spelling_key(" ".join(_words(spelled_out(reasoning, options)))) + " "
     by_text = {}
     for letter, needle in _option_keys(tuple(options.items())):
