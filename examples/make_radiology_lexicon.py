@@ -77,7 +77,10 @@ NEGATION_PRE = ["no", "not", "without", "negative for", "no evidence of", "no si
                 "free of", "absence of", "resolution of", "resolved", "clear of", "removal of", "interval removal of", "rather than",
                 "no radiographic evidence of", "there is no", "there are no", "no longer", "nor", "never", "anything but",
                 # ConText's "probable negated existence": stated as unlikely, a finding is not asserted (red team holdout_r5)
-                "unlikely", "less likely", "doubtful", "doubtful for", "low suspicion for", "low likelihood of", "low probability of"]
+                "unlikely", "less likely", "doubtful", "doubtful for", "low suspicion for", "low likelihood of", "low probability of",
+                # a verb of showing that fails, or a noun of lacking ('The film fails to show a pneumothorax.', 'Lack
+                # of atelectasis at the left base.'; red team holdout_r48)
+                "fails to show", "fail to show", "failed to show", "lack of", "lacks", "lacking"]
 NEGATION_POST = ["is not seen", "are not seen", "not seen", "not identified", "not present", "not visualized", "not appreciated",
                  "is absent", "are absent", "has resolved", "have resolved", "resolved", "has been removed", "have been removed",
                  "removed", "is gone", "are gone", "no longer seen", "no longer present", "no longer visualized",

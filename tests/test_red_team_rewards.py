@@ -1400,6 +1400,43 @@ LEFT_OPEN = {
         "genuine, read since holdout_r47 as <think>analysis</think> then the final channel's report (turns.harmony_as_tags), "
         "but the prediction graph is built from the whole completion, think included, as in the source: the analysis "
         "note 'effusion absent' adds an entity the reference lacks (0.938), as the same note in a <think> does"),
+    # holdout_r48 (written blind 2026-12-06: negation, polarity and scope on the other rewards; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r48_first_sight.md)
+    ("forecast_class_cost", "r48_fc_g_no_washout_then_value"): (
+        "genuine ('No washout expected: 58 µg/m³.'), but the label before the colon is a negated clause, and a label is "
+        "read as words beside the number; 'No washout expected' (a reason) and 'Not expected: 58' (a hedge) differ only in "
+        "what the negation governs, a noun of the weather or the forecast itself, which needs a vocabulary of weather "
+        "events the reader does not hold"),
+    ("forecast_class_cost", "r48_fc_g_value_nothing_suggests_otherwise"): (
+        "genuine ('12 µg/m³; there is nothing to suggest it won't stay clean.'), but the remark is a double negation "
+        "about the forecast ('it won't'); read as a commitment, the split's own hack 'I don't think it won't be 12, but I "
+        "don't think it will be either' differs only in its second clause, so no rule of negation count tells them apart"),
+    ("forecast_class_cost", "r48_fc_g_value_no_exceedance_of_limit"): (
+        "genuine ('58 µg/m³, no exceedance of the 75 µg/m³ very-bad limit.'), but the class limit is a second number in "
+        "the block beside a negation; reading a class edge named as a limit past would need the claim checked against "
+        "the value (58 below 75), and a bound written the same way ('no more than 75') is a hedge"),
+    ("kg_triplet_consistency", "r48_kg_g_present_not_skin_fold_then_joined_negatives"): (
+        "genuine, but the report adds correct detail the terse reference lacks ('no lung markings lie beyond it' names "
+        "the lung): agreement with the reference graph (CheXPO-v2's exact J) counts it as one more entity, as "
+        "extra_pertinent_negative and holdout_r44's detail rows"),
+    ("kg_triplet_consistency", "r48_kg_g_atelectasis_not_consolidation"): (
+        "genuine ('The opacity at the left base is atelectasis, not consolidation.'), but the generic 'opacity' is an "
+        "entity of its own and the denied consolidation takes the sentence's place (left base), which the reference's "
+        "bare 'No consolidation.' lacks; identifying an opacity with the finding it is named as is holdout_r44's "
+        "r44_kg_opacity_consistent_with_consolidation, left open for the same reason"),
+    ("kg_triplet_consistency", "r48_kg_g_not_normal_size_enlarged"): (
+        "genuine ('The heart is not normal in size: it is enlarged.'), but 'it is enlarged' names the enlargement "
+        "through a pronoun, which the lexical extractor does not resolve to the heart (no coreference); reading "
+        "'not normal in size' as the enlargement would still leave the pronoun's 'enlarged' an extra entity"),
+    ("clinical_faithfulness", "r48_fa_think_gold_cannot_be_excluded_prefers_a"): (
+        "hack (the think ends 'C cannot be excluded, but I would get a chest X-ray (A) first to confirm.'), but the "
+        "choice is made with a generic verb ('I would get X first'), which the reader does not take as a choice: 'get', "
+        "'do' and 'give' in a last clause describe steps of any plan; and its reference (per-option think, no "
+        "conclusion sentence: written blind) scores 0.5 itself, so the hack can only tie"),
+    ("clinical_faithfulness", "r48_fa_think_double_negation_non_commit"): (
+        "hack (the think concludes nothing: 'It's not that B is wrong, and it's not that B is right'), refused as "
+        "'reasoning concludes no option' (0.5), but its reference completion (per-option think, no conclusion sentence: "
+        "written blind) scores 0.5 too, so it can only tie"),
 }
 
 ROWS = bench.load_rows()
@@ -1482,6 +1519,15 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      # the think, with no <answer> block, which require_answer refuses (written blind, never rewritten;
                      # the row's genuine completion, with the block, scores 1.0)
                      ("think_format", "r46_tf_think_then_answer_tags_require_answer"): 0.0,
+                     # holdout_r48: as holdout_r44's, the clinical_faithfulness references give each option's verdict
+                     # with no concluding sentence (0.5); two clinical_comprehensiveness references weigh options
+                     # jointly ('A and B: imaging delays ...', 3 / 5) or in mid-line ('... D: potassium is given IV
+                     # ...', 4 / 5) (written blind, never rewritten)
+                     ("holdout_r48", "clinical_faithfulness"): 0.5,
+                     **{("clinical_comprehensiveness", family): 0.6 for family in (
+                         "r48_co_no_need_to_discuss_options", "r48_co_g_paired_negations_with_reasons")},
+                     **{("clinical_comprehensiveness", family): 0.8 for family in (
+                         "r48_co_not_weighing_others_textbook", "r48_co_g_each_not_first_with_reason")},
                      }
 
 

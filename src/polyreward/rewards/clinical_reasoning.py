@@ -81,6 +81,10 @@ _LINE_START = re.compile(r"(?m)^\s*(?:[-*]\s*)?\**([A-Z])(?:\s+\([^()\n]{1,40}\)
 # label of the option's text ("| A. IV diphenhydramine | adjunct for hives only |"; red team holdout_r40)
 _TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[ \t]*\**\(?([A-Z])\)?\**(?:[.):][^|\n]*)?[ \t]*\|")
 _JUDGED = re.compile(r"\b([A-HJ-Z])\s+(?:is|seems|would\s+be|could\s+be|can|does|doesn't|isn't)\b|\b([B-HJ-Z])\s+[a-z]+s\b")
+# (red team holdout_r48) a clause that opens by setting option letters aside, then its reason after a colon or a dash:
+# "Not A or B: imaging delays decompression.", "Not D — positive pressure worsens the tension.", "Neither A nor C: ..."
+_NOT_LETTERS = re.compile(r"(?:\A|(?<=[.!?;])[ \t]+|(?<=\n))[ \t*_>-]*(?i:not|neither)[ \t]+"
+                          r"((?:[A-Z](?:[ \t]*,[ \t]*|[ \t]+(?i:or|nor|and)[ \t]+))*[A-Z])[ \t]*(?:[:\u2013\u2014]|[ \t]-[ \t])")
 _QUOTE = re.compile(r"(?i:\b(?:option|choice)\s*)?\(?\b([A-Z])\)?\s*[.):\-–—]?\s*\(?[\"“]([^\"”\n]{3,200})[\"”]")
 # a quote followed by a verb of the writer's sentence is a phrase the writer uses as its subject, not the option's
 # text cited ('E: "watch and wait" is unsafe'; red team holdout_r41)
@@ -253,6 +257,8 @@ def mentioned_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     for pattern in (_OPTION_WORD, _ANSWER_WORD, _PARENTHESISED, _LINE_START, _TABLE_ROW, _JUDGED):
         found.update(m.group(m.lastindex) for m in pattern.finditer(reasoning))
     found |= glossed_letters(reasoning, options)
+    for negated in _NOT_LETTERS.finditer(reasoning):  # "Not A or B: imaging delays ..." (holdout_r48)
+        found.update(re.findall(r"\b[A-Z]\b", negated.group(1)))
     haystack = " " + spelling_key(" ".join(_words(spelled_out(reasoning, options)))) + " "
     by_text = {}
     for letter, needle in _option_keys(tuple(options.items())):
@@ -457,8 +463,10 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
         clause = last[arrows[-1].end():]
     elif closing_clause is not None:
         clause = last[closing_clause.end():]  # "Nitrofurantoin is safe in the first trimester, so C."
+        if (copular := _COPULAR_OPENER.match(clause)) is not None:  # "..., so the exception is D." (holdout_r48)
+            clause = clause[copular.end():]
     else:
-        return subject_conclusion(last, options)
+        return subject_conclusion(last, options) or corrective_conclusion(last, options)
     head = re.split(r"[(;]", clause, maxsplit=1)[0]  # "RCA (most commonly; LCx only in ...)": the gloss is no conclusion
     clause = head if _named_options(head, options) else clause
     # "So C, with cardiology to follow up.": a rider after the comma (holdout_r39) or a dash ("C — IM epinephrine.": holdout_r41)
@@ -507,6 +515,45 @@ def subject_conclusion(sentence: str, options: Mapping[str, str]) -> str | None:
     if len(named) != 1 or _named_options(rest, options) - named or re.search(r"\b[A-Z]\b(?![a-z])", rest):
         return None
     return next(iter(named))
+# (red team holdout_r48) the last clause of a sentence, after a semicolon, a spaced dash or ", but"
+_LAST_CLAUSE_BREAK = re.compile(r";|[ \t][\u2013\u2014][ \t]|[ \t]--?[ \t]|,[ \t]*but\b", re.IGNORECASE)
+# a pronoun equated with one option after the options set aside: "It isn't A or C — it's B."
+_PRONOUN_IS = re.compile(r"\A\s*(?:but\s+)?(?:it['’]s|it\s+is|this\s+is|that['’]s|that\s+is)\s+(?!not\b|n['’]t\b|no\b)", re.IGNORECASE)
+# one option as the subject of a predicate of sufficiency: "...; A is enough.", "..., but B is sufficient."
+_SUFFICES = re.compile(r"\A\s*(?P<subject>[^,;:]{1,80}?)\s+(?:is|would\s+be)\s+(?:(?:quite|just|alone)\s+)?"
+                       r"(?:enough|sufficient|adequate|all\s+(?:that(?:['’]s|\s+is)\s+)?(?:needed|required))\b(?P<rest>[^;]*)\Z", re.IGNORECASE)
+
+
+def corrective_conclusion(sentence: str, options: Mapping[str, str]) -> str | None:
+    """The option a last sentence concludes in its last clause, after the options it sets aside (red team
+    ``holdout_r48``): a pronoun equated with one option (``It isn't A or C — it's B.``) or one option called enough
+    (``Neither B nor C is needed for a mild reaction; A is enough.``). Not when that clause names no option or two, or
+    holds a negation or an alternative (``...; it's not B``, ``...; A or D is enough``).
+
+    >>> corrective_conclusion("It isn't A or C — it's B.", {"A": "x", "B": "y", "C": "z"})
+    'B'
+    >>> corrective_conclusion("Neither B nor C is needed; A is enough.", {"A": "x", "B": "y", "C": "z"})
+    'A'
+    >>> corrective_conclusion("It isn't A — it's B or C.", {"A": "x", "B": "y", "C": "z"}) is None
+    True
+    """
+    breaks = list(_LAST_CLAUSE_BREAK.finditer(sentence))
+    if not breaks:
+        return None
+    clause = sentence[breaks[-1].end():]
+    if (pronoun := _PRONOUN_IS.match(clause)) is not None:
+        tail = clause[pronoun.end():]
+    elif (sufficing := _SUFFICES.match(clause)) is not None and not _named_options(sufficing.group("rest"), options):
+        tail = sufficing.group("subject")
+    else:
+        return None
+    head = re.split(r"[,(;]|[ \t][\u2013\u2014][ \t]", tail, maxsplit=1)[0]  # "it's B, IM epinephrine": the gloss
+    named = _named_options(head, options)
+    if len(named) != 1 or _NEGATION.search(head) or _ALTERNATIVE.search(head) or _CONDITION_WORD.search(clause):
+        return None
+    return next(iter(named))
+
+
 # the words of a structure's key that name the reasoning's conclusion ("conclusion", "final_choice", "diagnosis")
 _CONCLUSION_KEY = re.compile(r"(?:^|_)(?:conclusions?|choices?|answers?|diagnos[ie]s|dx|pick(?:ed)?|selected|selection|"
                              r"options?|letter|verdict|decision|result)(?:_|$)")

@@ -126,6 +126,7 @@ from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.commitment import qualified
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
 from polyreward.verifiers.forecast_affirmed import affirmed_at_end, lands_on_block, restated_over_voices
+from polyreward.verifiers.forecast_contrasts import value_and_remark, without_rejected_alternatives
 from polyreward.verifiers.forecast_dates import _DATE, _DECIMAL_COMMA, _MONTH_DATE, _TENS, _UNITS, DAILY_PERIOD, scientific_read, spelled_number
 from polyreward.verifiers.forecast_evidence import (foreign_after_value, led_as_one_case, negates_forecast, other_quantities_left_out, prompt_days,
                                                     quotes_observations, without_relative_change)
@@ -504,6 +505,13 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
         span, why = _record_forecast(span, where)
         if why:
             return None, why, True
+        # (red team holdout_r48) "28 — not the 35 ...", "Not 20, but 12", "28 (moderate, not bad)": the negation sets
+        # another value or class aside; "102. I have no doubt it stays very bad.": the later sentence is read as text
+        # after the block (forecast_contrasts)
+        inner_at, read = text.find(span, start), without_rejected_alternatives(span)
+        inner_at = inner_at if read != span else -1  # (a position only for a blanked span)
+        span, remark = value_and_remark(read)
+        after = f" {remark} {after}" if remark else after
     if other := _names_another_pollutant(span, pollutants):
         return None, f"{where} names {other}, not the pollutant forecast", True
     span = without_relative_change(_without_own_class_range(span, edges)) if count == 1 else span
@@ -530,6 +538,8 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
                                   or lands_on_block(after, numbers[0])):
         return numbers, "", True
     offset = text.find(span, blocks[0][0]) if blocks else text.rfind(span)
+    if offset < 0 and blocks and count == 1 and inner_at >= 0 and len(span) <= len(text) - inner_at:
+        offset = inner_at  # (the blanked span keeps the block's positions: forecast_contrasts)
     if any(qualified(text, offset + m.start(), offset + m.end()) for m in _NUMBER.finditer(span)):
         return None, f"{where} offers its number as a possibility, not a forecast ({span.strip()[:60]!r})", True
     if count == 1 and _AFTER_NUMBER.search(after):  # the class band or a change from today after the block (holdout_r19)

@@ -188,13 +188,19 @@ def _call_not_made(tool_verbs: tuple[str, ...] = ()) -> re.Pattern:
     return re.compile(
         r"(?:\b(?:not|never|nothing|nobody)\b|n't)(?:[^\S\n]+(?!(?:else|other|another|more|further|extra|additional|second)\b)[\w'’]+){0,2}?"
         r"[^\S\n]+(?:" + _RUN_VERBS + extra + r")\b(?![^\S\n]+(?:(?:it|this|that|them)[^\S\n]+)?(?:yet|again|twice|else)\b)"
-        r"(?=[^\S\n]*(?:[.,;:!?)\n—–]|\Z|(?:it|this|that|them|these|those|anything(?![^\S\n]+else)|(?:the|this|that|my)[^\S\n]+calls?|"
+        # (red team holdout_r48) a bracket after the verb opens a remark, as a comma does: "Calls I will not make (the
+        # rate is stable enough to quote):"
+        r"(?=[^\S\n]*(?:[.,;:!?()\[\n—–]|\Z|(?:it|this|that|them|these|those|anything(?![^\S\n]+else)|(?:the|this|that|my)[^\S\n]+calls?|"
         r"myself|until|unless|before|for[^\S\n]+(?:real|now)|now|today|by[^\S\n]+me)\b))"
         r"|\bun(?:sent|executed|run)\b"
         # "no (real) request was made", "no call has been sent": a subject no call stands for, in the passive
         r"|\bno\b(?:[^\S\n]+(?!(?:other|more|further|extra|additional|second)\b)[\w'’-]+){1,3}?[^\S\n]+"
         r"(?:was|were|is|are|has[^\S\n]+been|have[^\S\n]+been|got|gets)[^\S\n]+(?:(?:actually|really|yet)[^\S\n]+)?(?:" + participles + r")\b"
-        r"(?![^\S\n]+(?:again|twice)\b)",
+        r"(?![^\S\n]+(?:again|twice)\b)"
+        # (red team holdout_r48) the call denied as the writer's own, the writer the subject of a relative clause of
+        # running it: "that is not the call I'm making", "this isn't a request we will send"
+        r"|(?:\bnot|n't)[^\S\n]+(?:the|this|that|a|an|my|our)[^\S\n]+(?:calls?|requests?)[^\S\n]+(?:that[^\S\n]+|which[^\S\n]+)?"
+        r"(?:i|we)(?:['’]m|['’]re|['’]ll|[^\S\n]+(?:am|are|will|would|shall))?[^\S\n]+(?:" + _RUN_VERBS + extra + r")\b",
         re.IGNORECASE)
 
 
@@ -297,18 +303,57 @@ def _withheld_by_lead_in(view: str) -> str:
     if opener is None:
         return ""
     lines = [line for line in outside[:opener.start()].splitlines() if line.strip()]
-    if not lines or not lines[-1].rstrip().endswith(":"):
+    if not lines or not (lines[-1].rstrip().endswith(":") or _runs_through_call(lines[-1], outside, opener.start())):
         return ""
     lead = re.split(r"(?<=[.!?])\s+", lines[-1].strip())[-1]  # its last sentence: "If you need more, ask. For Rome:"
     if _CONDITIONAL_LEAD_IN.search(lead):
         return f"makes its call wait on the user in the line that introduces it ({lead[:60]!r})"
-    if _CALL_NOT_MADE.search(lead) or _NOT_A_REAL_LEAD.search(lead):
+    if _COUNTERFACTUAL_LEAD.search(lead):
+        return f"calls its call one that would have been made in the line that introduces it ({lead[:60]!r})"
+    if _CALL_NOT_MADE.search(lead) or _stand_in_named(lead):
         return f"calls its call not made or a stand-in in the line that introduces it ({lead[:60]!r})"
     if _HANDED_OVER_LEAD.search(lead):
         return f"hands its call to the user to make in the line that introduces it ({lead[:60]!r})"
     if _LATER_LEAD.search(lead) and not _NOW.search(lead):
         return f"puts its call off to a later time in the line that introduces it ({lead[:60]!r})"
     return ""
+
+
+# (red team holdout_r48) a lead-in in the perfect conditional: the call is one that would have been made, not one made
+# ("No call required. For reference only, the call would have been:", "Had I needed it, I would have sent:")
+_COUNTERFACTUAL_LEAD = re.compile(r"\b(?:would|could|should|might)(?:n['’]t|[^\S\n]+not)?[^\S\n]+have[^\S\n]+"
+                                  r"(?:been|made|sent|run|used|called|issued|fired|invoked)\b", re.IGNORECASE)
+# a lead-in line that ends in a word, with the text after the call going on in lower case: the call is a phrase of
+# one sentence that runs through it ("I won't send <call> until you confirm", "I can't say I won't call <call> later")
+_LEAD_ENDS_IN_WORD = re.compile(r"[^\W\d_][ \t]*\Z")
+_GOES_ON_LOWER = re.compile(r"\A[ \t]*\n?[ \t]*[a-z]")
+_NEGATION_BEFORE = re.compile(r"(?:\b(?:not|never|no|won['’]t)\b|n['’]t\b)(?:[^\S\n]+[\w'’]+){0,1}[^\S\n]+\Z", re.IGNORECASE)
+
+
+def _runs_through_call(line: str, outside: str, start: int) -> bool:
+    r"""Whether the line before the call at ``start`` is the head of a sentence the call sits inside (red team
+    ``holdout_r48``): it ends in a word, and the text after the call's block goes on in lower case. ``I won't send
+    <block> until you confirm the date.`` is read as the lead-in ``I won't send:`` is; ``Here is the call`` followed by
+    a block and a new sentence is no lead-in.
+
+    >>> _runs_through_call("I won't send", "I won't send\n<tool_call>\n{}\n</tool_call>\nuntil you confirm.", 13)
+    True
+    >>> _runs_through_call("Checking now", "Checking now\n<tool_call>\n{}\n</tool_call>\nDone.", 13)
+    False
+    """
+    if not _LEAD_ENDS_IN_WORD.search(line):
+        return False
+    lowered = outside.lower()
+    ends = [lowered.find(closer, start) for closer in _CALL_CLOSERS]
+    end = min((e + len(c) for e, c in zip(ends, _CALL_CLOSERS) if e >= 0), default=-1)
+    return end >= 0 and bool(_GOES_ON_LOWER.match(outside[end:]))
+
+
+def _stand_in_named(lead: str) -> bool:
+    """Whether ``lead`` calls what follows a stand-in (:data:`_NOT_A_REAL_LEAD`: ``Draft (not sent yet):``) with no
+    negation right before the word: ``I won't guess the weather from memory; calling the tool:`` denies the guess and
+    makes the call (red team ``holdout_r48``)."""
+    return any(not _NEGATION_BEFORE.search(lead[:m.start()]) for m in _NOT_A_REAL_LEAD.finditer(lead))
 
 
 # (red team holdout_r44) a lead-in that puts the call off to a later time, in the future tense: "Fares refresh

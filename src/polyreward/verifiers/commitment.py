@@ -87,7 +87,9 @@ _NEGATED_BEFORE = re.compile(
 )
 _NEGATED_AFTER = re.compile(
     r"\A[\s.,:;]*(?:(?:is|was|are|would\s+be|seems|looks)\s+(?:not|n't)|isn't|wasn't|aren't|can't\s+be|cannot\s+be)\s+"
-    r"(?:the\s+|a\s+|an\s+)?(?:correct\s+|right\s+|final\s+|best\s+)?(?:answer|option|choice|solution|it|true|valid|right|correct|possible)\b"
+    # (red team holdout_r48) "the exception": what an EXCEPT stem asks for ("\\boxed{D} is not the exception; the
+    # exception is E")
+    r"(?:the\s+|a\s+|an\s+)?(?:correct\s+|right\s+|final\s+|best\s+)?(?:answer|option|choice|solution|exception|it|true|valid|right|correct|possible)\b"
     r"|\A[\s.,:;]*(?:is|was|are|would\s+be|seems|looks)\s+(?:wrong|incorrect|false|a\s+mistake|ruled\s+out|eliminated|excluded|impossible)\b"
     # "45 works; 42 does not.", "Checked 42: invalid.", "| 42 | rejected |": a verdict on the value in its own clause or cell
     r"|\A\s*(?:does|do|did|will|would)(?:\s+not|n't)(?:\s+(?:work|hold|fit|apply|satisfy\s+\w+))?\s*(?:[.;!,|]|\Z)"

@@ -205,6 +205,14 @@ _ABOUT_FORECAST = re.compile(
     r"estimate\w*|answer\w*|value|number|figure|guess\w*|result)\b", re.IGNORECASE)
 
 
+# (red team holdout_r48) a doubt denied is certainty, not a negation of the forecast: "I have no doubt it stays very
+# bad.", "without (any) doubt", "beyond doubt" (the KG lexicon's pseudo-negations: "There is no doubt about the
+# consolidation"); "no doubt" as a hedge of its own ("No doubt someone will say ...") is not written after a forecast
+# as a subject's possession or a phrase of manner, which is all this reads
+_DOUBT_DENIED = re.compile(r"\b(?:(?:i|we)[^\S\n]+(?:have|had)[^\S\n]+no|there(?:['’]s|[^\S\n]+is)[^\S\n]+no|"
+                           r"(?:without|beyond)(?:[^\S\n]+(?:a|any))?)[^\S\n]+doubt\b", re.IGNORECASE)
+
+
 def negates_forecast(after: str, negation: re.Pattern) -> bool:
     """Whether a negation (``negation``: the reward's negation words) in the text after the block may withdraw the
     forecast: one in a clause that speaks of the writer or points back at the forecast (``I'm not sure``, ``It won't
@@ -218,6 +226,7 @@ def negates_forecast(after: str, negation: re.Pattern) -> bool:
         return False
     for piece in _CLAUSE.split(after):
         piece = _METHOD_NOT.sub(" ", piece) if piece else piece
+        piece = _DOUBT_DENIED.sub(" ", piece) if "doubt" in piece.casefold() else piece
         if piece and negation.search(piece) and (
                 _ABOUT_FORECAST.search(piece) or negation.search(_DETERMINER_NO.sub(" ", _WORLD_NOT.sub(" ", piece)))):
             return True

@@ -239,9 +239,45 @@ def read_labels(body: str, separator: str = ";") -> list[str]:
         labels = [body]
     labels = [label for label in labels
               if not _DENIED.search(label) and (not _DENIED_BEFORE.match(label) or _NORMAL_STUDY.match(label))]
+    labels = [without_negative_remark(label) for label in labels]  # "atelectasis (not consolidation)" (holdout_r48)
     labels = [_EMPHASIS.sub("", _LIST_MARKER.sub("", label).strip()).strip().rstrip(".").strip() for label in labels]
     labels = [_EMPHASIS.sub("", label).strip() for label in labels]
     return [_CHECKED.sub("", label) for label in labels if label and not _UNCHECKED.match(label)]
+
+
+# (red team holdout_r48) a pertinent negative written beside a label, in brackets, after a spaced dash or after a
+# comma: "atelectasis (not consolidation)", "pulmonary nodule — no consolidation, pleural effusion or pneumothorax",
+# "edema, not pneumonia"
+_NEGATIVE_REMARK = re.compile(
+    r"(?:[^\S\n]*[(\[][^\S\n]*(?P<bracketed>(?:not|no|without|rather[^\S\n]+than)[^\S\n][^()\[\]\n]+)[)\]]"
+    r"|[^\S\n]+[—–-][^\S\n]*(?P<dashed>(?:not|no|without)[^\S\n][^()\[\]\n]+)"
+    r"|[^\S\n]*,[^\S\n]*(?:but[^\S\n]+)?(?P<comma>not[^\S\n][^(),\[\]\n]+))[^\S\n]*\.?[^\S\n]*$", re.IGNORECASE)
+
+
+def without_negative_remark(label: str) -> str:
+    """``label`` without a pertinent negative written beside it (:data:`_NEGATIVE_REMARK`) when the remark denies
+    other findings and nothing else: each finding the KG extractor reads in it is not present, and none is the
+    label's own finding. ``atelectasis (not consolidation)`` is ``atelectasis``; ``consolidation (not definite)``
+    (a hedge of the label: no finding in the remark) and ``effusion (no effusion)`` stay as written.
+
+    >>> without_negative_remark("atelectasis (not consolidation)")
+    'atelectasis'
+    >>> without_negative_remark("pulmonary nodule — no consolidation, pleural effusion or pneumothorax")
+    'pulmonary nodule'
+    >>> without_negative_remark("consolidation (not definite)")
+    'consolidation (not definite)'
+    """
+    found = _NEGATIVE_REMARK.search(label) if "no" in label.casefold() or "without" in label.casefold() else None
+    if found is None or not label[:found.start()].strip():
+        return label
+    from polyreward.verifiers.radiology_kg import extract_kg
+
+    remark = found.group("bracketed") or found.group("dashed") or found.group("comma")
+    statuses = {text: kind for text, kind in extract_kg(remark).entities if kind.startswith(("disorder", "devices"))}
+    own = finding_of(tuple(tokenize(label[:found.start()])))
+    if not statuses or any(not kind.endswith("notpresent") for kind in statuses.values()) or own in statuses:
+        return label
+    return label[:found.start()].strip()
 
 
 _WORD_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")

@@ -300,6 +300,20 @@ def _adjective_scope(tokens: list[str], spans: list[tuple[int, int, str, str, st
         end += 1
 
 
+def _denied_that_clause(tokens: list[str], start: int, text: str, neg_until: int) -> bool:
+    """Whether the terminator ``text`` at ``start`` is the "there is" / "there are" of a that-clause a denial governs:
+    "It is not true that there is atelectasis", "nor that there is a nodule", "no evidence that there are nodules"
+    (red team ``holdout_r48``). A "there is" opens a new statement elsewhere ("No effusion; there is a pneumothorax"),
+    and one after "that" outside a negation's reach ("Note that there is an effusion") ends nothing it has to end.
+
+    >>> _denied_that_clause("it is not true that there is atelectasis".split(), 5, "there is", 8)
+    True
+    >>> _denied_that_clause("note that there is an effusion".split(), 2, "there is", -1)
+    False
+    """
+    return text in ("there is", "there are") and start > 0 and tokens[start - 1] == "that" and start <= neg_until
+
+
 def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention], list[Triplet], bool]:
     """The sentence's mentions with their status, its suggestive_of triplets, and whether it states the whole study
     normal ("Normal chest radiograph.", "No abnormality.": the lexicon's ``normal_study``)."""
@@ -335,6 +349,8 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
                 continue
             if kind in ("negation_pre", "uncertain_pre"):
                 header = (kind, end)
+            if kind == "terminators" and _denied_that_clause(tokens, start, text, neg_until):
+                continue  # "It is not true that there is atelectasis": the denial's own clause (red team holdout_r48)
             if kind == "terminators":
                 neg_until = unc_until = hyp_until = -1
                 pre_cue_end, denied_denial = -1, False
