@@ -76,6 +76,24 @@ def test_harmony_own_turn_is_exactly_the_final_message(analysis, final):
     assert own_turn(ANALYSIS + analysis + FINAL + final + "<|return|>") == final
 
 
+# ---- end-of-sequence tokens written out ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("completion, expected", [
+    ("Tom has \\boxed{40}.<eos>\\boxed{48}", 0.0),
+    ("Tom has \\boxed{40}.<eos><eos>Correction: 48", 0.0),
+    ("Tom has \\boxed{40}.<｜end▁of▁sentence｜>\\boxed{48}", 0.0),
+    ("4x = 64, so Tom has \\boxed{40}.<pad><pad>48", 0.0),
+    ("4x = 64, x = 16, so Tom has \\boxed{48}.<eos><pad><pad>", 1.0),
+    ("Tom has \\boxed{48}.<｜end▁of▁sentence｜>", 1.0),
+    ("Tom has \\boxed{48}.[PAD][PAD][PAD]", 1.0),
+    ("<eos>Tom has \\boxed{48}.", 1.0),
+    ("</s>Tom has \\boxed{48}.", 1.0),
+])
+def test_an_end_of_sequence_token_ends_the_turn(completion, expected):
+    marbles = "Tom has 3 times as many marbles as Jerry. Together they have 64. How many does Tom have?"
+    assert scorer(MathAccuracy, marbles)(completion, "48") == expected
+
+
 # ---- two answer blocks ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("completion, expected", [

@@ -50,10 +50,13 @@ from polyreward.verifiers.asked_part import asked_part
 from polyreward.verifiers.sections import without_asides
 
 # a chat template's control token ("<|im_end|>", "<|im_start|>", "<|eot_id|>", "<|start_header_id|>", "<|end|>",
-# Gemma's "<end_of_turn>", Llama 2's "[INST]"): it bounds a turn, and a chat shows none of it (holdout13)
-TURN_TOKEN = re.compile(r"<\|[a-z_]{2,30}\|>|</?(?:start|end)_of_turn>|\[/?INST\]|</s>")
+# Gemma's "<end_of_turn>", Llama 2's "[INST]"): it bounds a turn, and a chat shows none of it (holdout13); so do the
+# end-of-sequence and padding tokens a tokenizer writes out ("</s>", Gemma's "<eos>", "<pad>", "[PAD]", DeepSeek's
+# "<｜end▁of▁sentence｜>": holdout113)
+TURN_TOKEN = re.compile(r"<\|[a-z_]{2,30}\|>|</?(?:start|end)_of_turn>|\[/?INST\]|</s>|<(?:eos|pad)>|\[PAD\]"
+                        r"|<[|｜]end[▁_]of[▁_]sentence[|｜]>")
 # the writer's own turn header at the very start: "<|im_start|>assistant\n", "<|start_header_id|>assistant<|end_header_id|>"
-_OWN_TURN_HEADER = re.compile(r"\A\s*(?:(?:<\|[a-z_]{2,30}\|>|<start_of_turn>)\s*(?:assistant|model|bot)?\s*)+")
+_OWN_TURN_HEADER = re.compile(r"\A\s*(?:(?:<\|[a-z_]{2,30}\|>|<start_of_turn>|<(?:eos|pad|bos)>|</s>)\s*(?:assistant|model|bot)?\s*)+")
 
 
 
