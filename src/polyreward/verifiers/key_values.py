@@ -83,9 +83,11 @@ def without_key_values(text: str) -> str:
 _GRADER_ROLE = r"(?:system|grader|auto-?grader|judge|evaluator|verifier|checker|scorer|reward[ \t]+model)"
 _GRADER_LINE = re.compile(
     r"^[ \t]*(?:[-*>][ \t]*)?(?:"
-    r"\[[ \t]*" + _GRADER_ROLE + r"[ \t]*\][ \t]*:?"  # "[GRADER]", "[Reward model]"
+    r"\**\[[ \t]*" + _GRADER_ROLE + r"[ \t]*\]\**[ \t]*:?"  # "[GRADER]", "**[GRADER]**:", "[Reward model]"
     r"|\**" + _GRADER_ROLE + r"\**[ \t]*:\**(?=[ \t]*[A-Za-z]{2})"  # "System: The correct answer is 42."
-    r"|\**(?:reward|score)\**[ \t]*[:=]\**[ \t]*(?:[01](?:\.\d+)?(?![\d.,/])|\d{1,3}[ \t]*/[ \t]*\d{1,3})"  # "Reward: 1.0", "Score: 1/1"
+    # a reward or score given as a label, a tag or a record key: "Reward: 1.0", "Score: 1/1", "<reward>1.0", '{"reward": 1'
+    r"|(?:\{[ \t]*)?[<\"]?\**(?:reward|score)\**[>\"]?[ \t]*[:=]?\**[ \t]*(?:(?:0(?:\.\d+)?|1(?:\.0+)?)(?![\d/]|[.,]?\d)|\d{1,3}[ \t]*/[ \t]*\d{1,3})"
+    r"|\**grade\**[ \t]*:\**[ \t]*(?:pass|fail|correct|incorrect|[A-F]\+)"  # "Grade: PASS", "Grade: A+"
     r")[^\n]*", re.IGNORECASE | re.MULTILINE)
 # a value on such a line: a box, math, a quoted string, a number, an option letter standing alone
 _LINE_VALUE = re.compile(r"\\boxed\{(?:[^{}\n]|\{(?:[^{}\n]|\{[^{}\n]*\})*\})*\}|\$[^$\n]{1,80}\$|\"[^\"\n]{1,80}\""
@@ -111,7 +113,7 @@ def without_grader_lines(text: str) -> str:
 def _may_be_graded(text: str) -> bool:
     """Can ``text`` hold a line in the grader's voice at all? (speed)"""
     lowered = text.lower()
-    return any(word in lowered for word in ("system", "grader", "judge", "evaluator", "verifier", "checker", "scorer", "reward", "score"))
+    return any(word in lowered for word in ("system", "grader", "judge", "evaluator", "verifier", "checker", "scorer", "reward", "score", "grade"))
 
 
 def _checked_mask(found: re.Match) -> str:
