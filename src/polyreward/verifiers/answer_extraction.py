@@ -308,6 +308,8 @@ def _extract_view(text: str, final_bang: str) -> Extracted | None:
             return Extracted("", "hedged")  # "<answer>42</answer> (just a guess)": the final statement is not vouched for
         if found is not None and (why := later_disowns(text, blocks[-1][1], found.text)):
             return Extracted("", why)  # "<answer>42</answer> (typo, I meant 45)"
+        if found is not None and _earlier_block_differs(text, blocks, found.text, final_bang):
+            return Extracted("", "conflicting")  # "<answer>18</answer> <answer>19</answer> if ...": two answer blocks (holdout113)
         before = text[:blocks[-1][0]]
         earlier = _strong_answer(before, final_bang)
         if found is not None and earlier is not None and not written_alike(earlier.text, found.text) and (
@@ -374,6 +376,22 @@ def _answer_before_check(text: str, final_bang: str, retractions: bool) -> Extra
                                           earlier.text) != opening:
         return None
     return None if later_disowns(text, located[1], earlier.text) else earlier
+
+
+def _earlier_block_differs(text: str, blocks: list[tuple[int, int, str]], last: str, final_bang: str) -> bool:
+    """Does the answer block before the last one commit to another value, with nothing between the two that takes
+    it back? Two answer blocks that disagree are two answers, as a box and a different answer block are: the
+    writer closed its answer and opened another (``<answer>18</answer> <answer>19</answer> if (10, 10) is
+    allowed.``, holdout113), while ``<answer>18</answer> Wait, (10, 10) counts too. <answer>19</answer>`` corrects
+    the first and reads 19."""
+    if len(blocks) < 2:
+        return False
+    start, end, body = blocks[-2]
+    inner = corrected_value(body.strip()) or body.strip()
+    earlier = _committed(inner, final_bang) if inner else None
+    if earlier is None or not earlier.text or written_alike(earlier.text, last) or answer_keys(earlier.text) & answer_keys(last):
+        return False  # ("<answer>\\frac{1}{2}</answer> ... <answer>0.5</answer>": one value in two notations)
+    return retraction_after(text[:blocks[-1][0]], end) is None
 
 
 def _strong_answer(text: str, final_bang: str) -> Extracted | None:
