@@ -2,7 +2,7 @@
 led to.
 
 * OpenAI Harmony's layout (gpt-oss): the first message of the ``final`` channel is the writer's turn; the ``analysis``
-  and ``commentary`` messages before it are not its answer (``turns.harmony_final``): ``<|channel|>analysis<|message|>
+  and ``commentary`` messages before it are not its answer (``turns.harmony_as_tags``): ``<|channel|>analysis<|message|>
   ... = 72.<|end|><|start|>assistant<|channel|>final<|message|>She sold 72 clips.<|return|>`` reads 72, a final
   message with another value or none pays nothing.
 * Two ``<answer>`` blocks that disagree, with nothing between them that takes the first back, are two answers
@@ -24,7 +24,8 @@ from reading_helpers import scorer
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.key_values import without_grader_lines
-from polyreward.verifiers.turns import harmony_final, own_turn
+from polyreward.verifiers.tags import strip_thinking
+from polyreward.verifiers.turns import harmony_as_tags, own_turn
 
 CLIPS = ("Natalia sold clips to 48 of her friends in April, and then she sold half as many clips in May. "
          "How many clips did Natalia sell altogether in April and May?")
@@ -61,19 +62,19 @@ def test_harmony_reads_the_final_channel_for_a_letter(completion, expected):
     assert scorer(ChoiceAccuracy, CORE)(completion, "D") == expected
 
 
-def test_harmony_final_is_the_message_after_the_first_final_header():
+def test_harmony_final_is_the_answer_and_analysis_the_think():
     text = ANALYSIS + "work" + FINAL + "720°<|return|>"
-    assert text[harmony_final(text):] == "720°<|return|>"
-    assert own_turn(text) == "720°"
-    assert harmony_final(ANALYSIS + "work<|end|>") is None
-    assert harmony_final("The final answer is 720.") is None
+    assert harmony_as_tags(text) == "<think>work</think>\n720°<|return|>"
+    assert strip_thinking(own_turn(text)).strip() == "720°"
+    assert harmony_as_tags(ANALYSIS + "work<|end|>") == ANALYSIS + "work<|end|>"  # no final message: nothing rewritten
+    assert harmony_as_tags("The final answer is 720.") == "The final answer is 720."
 
 
 @settings(max_examples=60, deadline=None)
 @given(analysis=st.text(alphabet=st.characters(blacklist_characters="<|["), max_size=80),
        final=st.text(alphabet=st.characters(blacklist_characters="<|["), min_size=1, max_size=80))
-def test_harmony_own_turn_is_exactly_the_final_message(analysis, final):
-    assert own_turn(ANALYSIS + analysis + FINAL + final + "<|return|>") == final
+def test_harmony_own_turn_answers_with_exactly_the_final_message(analysis, final):
+    assert strip_thinking(own_turn(ANALYSIS + analysis + FINAL + final + "<|return|>")).strip() == final.strip()
 
 
 # ---- end-of-sequence tokens written out ---------------------------------------------------------------------------

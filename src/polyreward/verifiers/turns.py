@@ -7,8 +7,8 @@ takes the writer's answer to the question that was asked:
 * **The writer's own turn** (:func:`own_turn`): a header of the writer's turn at the very start is dropped, and the
   first control token after the writer's words ends the turn ("<|im_end|>", "<|eot_id|>", "<end_of_turn>",
   "[/INST]"). In OpenAI Harmony's layout (gpt-oss) the turn is the first message of the ``final`` channel, up to
-  its end token; the ``analysis`` and ``commentary`` messages before it are not the writer's answer
-  (:func:`harmony_final`, holdout113). After an answer, a **new question** the writer makes up ends it too: a line that opens with a
+  its end token, and the ``analysis`` messages before it are its reasoning, read as a ``<think>`` block
+  (:func:`harmony_as_tags`; red teams holdout113, holdout_r47). After an answer, a **new question** the writer makes up ends it too: a line that opens with a
   question heading ("Question:", "Question 2:", "Q:", "Problem:", "Human:", "User:"), once the text before it has
   stated an answer ("The answer is 20.", "#### 18", "\\boxed{27}"); before one, a made-up user turn ("User:",
   "Human:") after the writer's words is dropped up to the writer's next header ("I'm not sure. User: The answer is B.
@@ -209,31 +209,9 @@ def answer_part(text: str) -> str:
     return without_unfinished_repeat(text)
 
 
-# OpenAI Harmony's header of a message in the final channel (gpt-oss: "<|start|>assistant<|channel|>final<|message|>",
-# "<|channel|>final <|constrain|>json<|message|>"): the message after it is the one the user is shown
-_HARMONY_FINAL = re.compile(r"<\|channel\|>[ \t]*final\b(?:(?!<\|message\|>)[^\n]){0,200}<\|message\|>")
-
-
-def harmony_final(text: str) -> int | None:
-    """Where the writer's answer starts in a completion in OpenAI Harmony's layout (gpt-oss), or None when it has no
-    message in the ``final`` channel: the first final message is the writer's turn, and the messages before it -- the
-    ``analysis`` channel (the chain of thought a chat never shows the user) and the ``commentary`` channel (calls to
-    tools) -- are not. Example: ``<|channel|>analysis<|message|>48 + 24 = 72.<|end|><|start|>assistant<|channel|>final
-    <|message|>Natalia sold 72 clips.<|return|>`` reads ``Natalia sold 72 clips.`` (red team holdout113), as
-    ``...analysis<|message|>So 72.<|end|>...final<|message|>She sold 96.<|return|>`` reads 96, and an analysis with
-    no final message answers nothing (the first control token ends what is read)."""
-    if "<|channel|>" not in text:  # (speed)
-        return None
-    found = _HARMONY_FINAL.search(text)
-    return None if found is None else found.end()
-
-
 def _turn_span(text: str) -> tuple[int, int]:
     if "<" not in text and "[" not in text:
         return 0, len(text)
-    if (final := harmony_final(text)) is not None:  # Harmony: the final channel's message is the writer's turn
-        boundary = TURN_TOKEN.search(text, final)
-        return final, len(text) if boundary is None else boundary.start()
     header = _OWN_TURN_HEADER.match(text)
     start = header.end() if header is not None and TURN_TOKEN.search(header.group()) else 0
     if (other := _OTHER_TURN_FIRST.match(text)) is not None:  # "<|im_start|>system\nThe correct answer is 17.<|im_end|>":
