@@ -1521,13 +1521,12 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      ("think_format", "r46_tf_think_then_answer_tags_require_answer"): 0.0,
                      # holdout_r48: as holdout_r44's, the clinical_faithfulness references give each option's verdict
                      # with no concluding sentence (0.5); two clinical_comprehensiveness references weigh options
-                     # jointly ('A and B: imaging delays ...', 3 / 5) or in mid-line ('... D: potassium is given IV
-                     # ...', 4 / 5) (written blind, never rewritten)
+                     # jointly ('A and B: imaging delays ...', 3 / 5) (written blind, never rewritten; its two
+                     # references that weigh an option in mid-line after a one-digit decimal, '... below 6.9. D:
+                     # potassium ...', scored 4 / 5 until holdout_r47's sentence rule and are weighed in full since)
                      ("holdout_r48", "clinical_faithfulness"): 0.5,
                      **{("clinical_comprehensiveness", family): 0.6 for family in (
                          "r48_co_no_need_to_discuss_options", "r48_co_g_paired_negations_with_reasons")},
-                     **{("clinical_comprehensiveness", family): 0.8 for family in (
-                         "r48_co_not_weighing_others_textbook", "r48_co_g_each_not_first_with_reason")},
                      }
 
 

@@ -85,7 +85,10 @@ def without_key_values(text: str) -> str:
 # and is followed by words, or a reward or score given to the response ("Reward: 1.0 -- answer 24 accepted",
 # "reward=1", "Score: 1/1"); "System: 2x + y = 7" (a system of equations) and "Reward: $50" (the problem's reward) are
 # the writer's
-_GRADER_ROLE = r"(?:system|grader|auto-?grader|judge|evaluator|verifier|checker|scorer|reward[ \t]+model)"
+# the roles that grade a response or speak for the system around it: one vocabulary, also the other parties' labels of
+# turns.OTHER_PARTY_LINE (a line another party's label opens is not the writer's)
+GRADING_ROLE = r"(?:auto-?grader|grader|grading|judge|evaluator|verifier|reviewer|checker|scorer|reward[ \t]+model|system)"
+_GRADER_ROLE = GRADING_ROLE
 _GRADER_LINE = re.compile(
     r"^[ \t]*(?:[-*>][ \t]*)?(?:"
     r"\**\[[ \t]*" + _GRADER_ROLE + r"(?:[ \t]+[A-Za-z]+){0,2}[ \t]*\]\**[ \t]*:?"  # "[GRADER]", "**[GRADER]**:", "[SYSTEM NOTE]"
@@ -121,7 +124,7 @@ def without_grader_lines(text: str) -> str:
 def _may_be_graded(text: str) -> bool:
     """Can ``text`` hold a line in the grader's voice at all? (speed)"""
     lowered = text.lower()
-    return any(word in lowered for word in ("system", "grader", "judge", "evaluator", "verifier", "checker", "scorer", "reward", "score", "grade"))
+    return any(word in lowered for word in ("system", "grad", "judge", "evaluator", "verifier", "reviewer", "checker", "scor", "reward"))
 
 
 def _checked_mask(found: re.Match) -> str:

@@ -47,6 +47,7 @@ from functools import lru_cache
 from polyreward.verifiers.agent_steps import writer_steps
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.asked_part import asked_part
+from polyreward.verifiers.key_values import GRADING_ROLE
 from polyreward.verifiers.sections import without_asides
 
 # a chat template's control token ("<|im_end|>", "<|im_start|>", "<|eot_id|>", "<|start_header_id|>", "<|end|>",
@@ -130,8 +131,8 @@ def harmony_as_tags(text: str) -> str:
 # "User:", an earlier turn's "Earlier assistant turn:", "Previous assistant reply:"); the writer's own plain
 # "Assistant:" header is no other party
 OTHER_PARTY_LINE = re.compile(
-    r"^[ \t>*_#-]*(?:\[[ \t]*(?:grader|grading|judge|evaluator|verifier|reviewer|system|user)[ \t]*\]"
-    r"|(?:(?:the|an?)[ \t]+)?(?:grader|judge|evaluator|verifier|system|user|human"
+    r"^[ \t>*_#-]*(?:\[[ \t]*(?:" + GRADING_ROLE + r"|user)[ \t]*\]"
+    r"|(?:(?:the|an?)[ \t]+)?(?:" + GRADING_ROLE + r"|user|human"
     r"|(?:earlier|previous|prior|last|other)[ \t]+(?:assistant|model|grader|system|user))"
     r"(?:[ \t]+(?:turn|message|reply|response|note|verdict|output))?[ \t]*(?:\*\*)?[ \t]*:)[^\n]*",
     re.IGNORECASE | re.MULTILINE)
