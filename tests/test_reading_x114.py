@@ -10,6 +10,8 @@
   ``commitment._NOT_THE_ANSWER_LABEL``), "5 isn't my final answer", a negating prefix glued to the value ("non-B"),
   and a negated verb of saying before the answer ("I'm not saying it's $15.25", ``speaker_declines._NOT_SAYING``)
   deny it.
+* A later clause in which the writer says a bound is all it can give ("so I can only give the bound") takes the
+  answer away (``disowned_answers._SCOPED``), after a verb of need that otherwise states a minimum.
 """
 
 from __future__ import annotations
@@ -134,3 +136,17 @@ def test_an_exception_under_a_negated_totality_cancels(negator, verb, exception)
     assert cancelled(f"so it {negator} {verb} {exception} ")
     assert not cancelled(f"so it could {verb} {exception} ")  # no outer negation: the exception denies
     assert not cancelled(f"I {negator} rule out {exception} ")  # a verb of denial: no cancellation
+
+
+TANK = "A tank holds 1,200 liters and is filled at a constant 40 liters per minute. How many minutes does it take to fill it?"
+TABLES = "A hall must seat 233 guests at tables of 8. What is the minimum number of tables needed?"
+
+
+@pytest.mark.parametrize("prompt, gold, completion, expected", [
+    (TANK, "30", "1,200 / 40 = 30.\n\nIt takes no fewer than 30 minutes; with leaks unknown, I can only give the bound.", 0.0),
+    (TANK, "30", "1,200 / 40 = 30. It takes 30 minutes; we can only give a lower bound on the cost.", 1.0),
+    (TANK, "30", "1,200 / 40 = 30, so it takes 30 minutes.", 1.0),
+    (TABLES, "30", "29 tables seat 232, one short; 30 tables seat 240. They need no fewer than **30** tables.", 1.0),
+])
+def test_a_bound_the_writer_says_is_all_it_gives(prompt, gold, completion, expected):
+    assert scorer(MathAccuracy, prompt)(completion, gold) == expected
