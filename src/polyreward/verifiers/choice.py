@@ -72,6 +72,7 @@ from polyreward.verifiers.tags import strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_words import DENIED_OTHER_TAIL, FOREIGN_AFFIRMED, FOREIGN_ANCHOR
 from polyreward.verifiers.registers import AFFIRMED_THEN_GLOSS, AFFIRMING_EMOJI, CERTAIN_TAIL, LEGAL_ANCHOR, SUMMARY_ANCHOR
 from polyreward.verifiers.choice_keys import final_names_no_option, flashcard_answer, glossed_as_another_option, key_alternatives, key_label_pattern
+from polyreward.verifiers.double_negation import cancelled
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     letters_listed, letters_per_label, marked_option, record_letter, scored_option,
     CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, corrected_in_block, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, rendered_ballot, ticked_on_ballot,
@@ -147,7 +148,8 @@ def _negated_clause(text: str, at: int) -> bool:
     closes its line is the answer when the clause asserts it; the writer's "not" anywhere in it takes that away."""
     window = text[max(0, at - 160):at]
     opening = _CLAUSE_OPENING.match(window)
-    return _NEGATION.search(window, opening.end() if opening else 0) is not None
+    # ("I wouldn't pick anything but B", "There's no way it isn't A": a denial denied states the letter, holdout114)
+    return _NEGATION.search(window, opening.end() if opening else 0) is not None and not cancelled(window)
 
 
 def _rightmost(text: str, pattern: re.Pattern, letters: str, bare: bool = False) -> str | None:

@@ -42,6 +42,7 @@ from polyreward.verifiers.clauses import clauses as _clauses
 from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
 from polyreward.verifiers.hedging import MODAL_WORDS, qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.closing_remarks import rounds_answer
+from polyreward.verifiers.double_negation import cancelled
 from polyreward.verifiers.doubt_words import CONDITIONAL_WORDS, OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL, judges_own_subject, reason_denied, teaching_remark, without_denied_errors
 from polyreward.verifiers.withdrawal_words import UNDECIDED_BETWEEN
@@ -79,7 +80,7 @@ _NEGATED_BEFORE = re.compile(
     # and another option named by its place next to this one ("the option after C", "the one right before (B)")
     r"\bno\s+longer|\b(?:anything|everything|all|any|every|each)(?:\s+(?:of\s+the\s+)?\w+)?\s+(?:but|save)|¬|\\(?:neg|lnot)(?![A-Za-z])|\b(?:rule|rules|ruled|ruling)\s+out|"
     r"\b(?:option|choice|letter|one)\s+(?:(?:right|just|immediately|directly)\s+)?(?:after|before|following|preceding|next\s+to|below|above|past|beyond)|\bexclud\w*|\beliminat\w*|"
-    r"\bother\s+than|\bexcept(?:\s+for)?|\binstead\s+of|\brather\s+than|\bnor|\bneither|\bagainst|\breject\w*|\b(?:false|untrue)(?=\s+that\b))"
+    r"\bother\s+than|\bnon-(?=\Z)|\bexcept(?:\s+for)?|\binstead\s+of|\brather\s+than|\bnor|\bneither|\bagainst|\breject\w*|\b(?:false|untrue)(?=\s+that\b))"
     # "It is not true that the answer is 24", "It is not the case that ...": the negation governs the whole that-clause
     r"(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|is|simply|just|true|case|that|say|claim|think|believe|"
     r"stand\s+(?:behind|by)|vouch\s+for|trust|vouch|rely\s+on|count\s+on))*\Z",  # "I can't stand behind x = 7" (holdout19), "don't rely on E" (holdout21)
@@ -88,8 +89,8 @@ _NEGATED_BEFORE = re.compile(
 _NEGATED_AFTER = re.compile(
     r"\A[\s.,:;]*(?:(?:is|was|are|would\s+be|seems|looks)\s+(?:not|n't)|isn't|wasn't|aren't|can't\s+be|cannot\s+be)\s+"
     # (red team holdout_r48) "the exception": what an EXCEPT stem asks for ("\\boxed{D} is not the exception; the
-    # exception is E")
-    r"(?:the\s+|a\s+|an\s+)?(?:correct\s+|right\s+|final\s+|best\s+)?(?:answer|option|choice|solution|exception|it|true|valid|right|correct|possible)\b"
+    # exception is E"); (holdout114) "5 isn't my final answer"
+    r"(?:the\s+|a\s+|an\s+|my\s+|our\s+)?(?:correct\s+|right\s+|final\s+|best\s+)?(?:answer|option|choice|solution|exception|it|true|valid|right|correct|possible)\b"
     r"|\A[\s.,:;]*(?:is|was|are|would\s+be|seems|looks)\s+(?:wrong|incorrect|false|a\s+mistake|ruled\s+out|eliminated|excluded|impossible)\b"
     # "45 works; 42 does not.", "Checked 42: invalid.", "| 42 | rejected |": a verdict on the value in its own clause or cell
     r"|\A\s*(?:does|do|did|will|would)(?:\s+not|n't)(?:\s+(?:work|hold|fit|apply|satisfy\s+\w+))?\s*(?:[.;!,|]|\Z)"
@@ -169,6 +170,10 @@ _TIGHT_MARKUP_END = re.compile(r"(?:[\s$*(\[{]|\\(?:boxed|fbox|framebox|text|tex
 
 # "answer != 21", "x \\neq \\boxed{8}": the value is what the answer is not (":"/"=" end _before's window, so read raw)
 _NOT_EQUAL_BEFORE = re.compile(r"(?:≠|!=|=/=|\\neq?(?![A-Za-z]))[\s$*({]*(?:\\boxed\s*\{)?\s*\Z")
+# a label or a bracket right before the value that says it is not the answer: "Scratch value (not the answer):",
+# "Not my final answer --", "(this is not the result):" (holdout114); "not the answer 41 but 42" has no label mark
+_NOT_THE_ANSWER_LABEL = re.compile(r"(?:\bnot|n't)\s+(?:(?:the|my|our|a|an)\s+)?(?:(?:final|real|actual|correct|right)\s+)?"
+                                   r"(?:answer|result|solution)\s*(?:[)\]]\s*[:=\-–—]?|[:=\-–—])\s*\Z", re.IGNORECASE)
 _APPROXIMATE_INSIDE = re.compile(r"\A[\s$]*(?:≈|\\(?:approx|sim|simeq)(?![A-Za-z]))")
 
 
@@ -199,9 +204,11 @@ def negated(text: str, start: int, end: int) -> bool:
     window = text[max(0, start - WINDOW):start]
     if _NOT_EQUAL_BEFORE.search(window):
         return True
+    if _NOT_THE_ANSWER_LABEL.search(window[:_TIGHT_MARKUP_END.search(window).start()]):
+        return True  # "Scratch value (not the answer): \\boxed{24}" (holdout114)
     tight = window[:_TIGHT_MARKUP_END.search(window).start()]  # "not quite \\boxed{8}", but "not hard: \\boxed{42}" is fine
     before, after = _before(text, start), _after(text, end)  # (speed: the window after the answer cut once, read twice)
-    return bool(_NEGATED_BEFORE.search(before) or _NEGATED_NEAR.search(tight) or _NEGATED_AFTER.match(after)
+    return bool(_NEGATED_BEFORE.search(before) and not cancelled(before) or _NEGATED_NEAR.search(tight) or _NEGATED_AFTER.match(after)
                 or (before[-3:].lower().rstrip().endswith("or") and _NEGATED_LIST.search(before))
                 or (before.rstrip().endswith(",") and _NEGATED_LIST_OPEN.search(before) and _LIST_GOES_ON.match(text, end))
                 or WITHDRAWN_OBJECT.search(before) or forbidden_as_answer(before, after)  # "Ignore the 42."
@@ -294,6 +301,14 @@ _NEGATION_BEFORE = re.compile(
     r"eliminate|eliminated|instead\s+of|rather\s+than|other\s+than|anything\s+but|neither|nicht|pas|не)|n't|不是|不)\W*\Z",
     re.IGNORECASE,
 )
+
+
+def _denied_before(before: str) -> bool:
+    """Do the words of a later clause up to a value deny it ("rule out 42", "anything but 42"), a denial itself
+    denied excepted ("it can't be anything other than 42", "no way it isn't 42": :mod:`.double_negation`)?"""
+    return _NEGATION_BEFORE.search(before) is not None and not cancelled(before)
+
+
 _DENIAL_AFTER = re.compile(
     r"\A\W{0,3}(?:(?:is|was|are|were|would\s+be|seems|looks)\s+)?(?:not\b|n't|never\b|wrong\b|incorrect\b|false\b|"
     r"a\s+(?:trap|decoy|typo|mistake|red\s+herring)\b|ruled\s+out\b|eliminated\b|excluded\b|impossible\b)|\A\W{0,3}[❌✗✘🚫]",
@@ -552,7 +567,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         if mentions and _rejects_after_values(clause, mentions, others, bool(letters or labels)):
             return "retracted"  # "substituting x = 12 gives 3 but -3, so this root is extraneous"
         for mention in mentions:
-            if _NEGATION_BEFORE.search(clause[:mention.start()]) or _DENIAL_AFTER.match(clause[mention.end():]):
+            if _denied_before(clause[:mention.start()]) or _DENIAL_AFTER.match(clause[mention.end():]):
                 return "negated"  # "42 is wrong", "anything but 42"
             if WITHDRAWN_OBJECT.search(clause[:mention.start()]):
                 return "retracted"  # "D. ... ignore the D.", "42; scratch the 42" (holdout20)
@@ -578,7 +593,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         for value in others:
             if denied_aside is not None and denied_aside[0] <= value.start() < denied_aside[1]:
                 continue
-            if (_NEGATION_BEFORE.search(clause[:value.start()]) or _DENIAL_AFTER.match(clause[value.end():]) and not _DOUBT_AFTER.match(clause, value.end())
+            if (_denied_before(clause[:value.start()]) or _DENIAL_AFTER.match(clause[value.end():]) and not _DOUBT_AFTER.match(clause, value.end())
                     or denied and _DENIED_LIST_GAP.match(clause, denied[-1].end(), value.start())):  # "(not 41 or 43)"
                 denied.append(value)
                 aside = _ASIDE_AFTER.match(clause, value.end())

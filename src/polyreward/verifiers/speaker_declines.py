@@ -106,8 +106,12 @@ _BARE_DECLINE = re.compile(r"[\W_]*(?:(?:but|so|and|though|then|honestly|well)\W
                            r"I(?:'d|\s+would)\s+(?:rather|prefer)\s+not(?:\s+to)?|no\s+commitment(?:\s+(?:here|from\s+me))?)[\W_]*", re.IGNORECASE)
 
 
-# holdout103: the decline whose object is the answer itself, named right after it ("I'm not actually picking C")
-_DECLINES_NAMED = re.compile(r"(?:" + SPEAKER_DECLINES + r")\s*(?:(?:option|letter|answer|choice)\s+)?[(*$\\{\s]*\Z", re.IGNORECASE)
+# holdout103: the decline whose object is the answer itself, named right after it ("I'm not actually picking C");
+# holdout114: and a negated verb of saying whose that-clause is the answer ("I'm not saying it's $15.25", "I won't
+# say that the answer is 42"), only right before the answer ("I wouldn't say it's hard, but 42" says nothing of 42)
+_NOT_SAYING = (SPEAKER_I + _WITHHELD + r"(?:say(?:ing)?|stat(?:e|ing)|assert(?:ing)?)(?:\s+that)?"
+               r"(?:\s+(?:it|this|that|the\s+(?:final\s+)?answer)(?:'s|\s+is|\s+will\s+be|\s+should\s+be))?")
+_DECLINES_NAMED = re.compile(r"(?:" + SPEAKER_DECLINES + r"|" + _NOT_SAYING + r")\s*(?:(?:option|letter|answer|choice)\s+)?[(*$\\{\s]*\Z", re.IGNORECASE)
 
 
 def declines_mention(before: str) -> bool:
