@@ -68,7 +68,7 @@ OTHER_BASH = [c for block in fenced_blocks(README.replace(SETUP_SECTION, ""), "b
 def test_setup_section_holds_exactly_the_two_commands_ci_runs():
     assert SETUP == [
         "pip install -e . && polyreward score examples/math/rollouts.jsonl --config examples/math/config.yaml -o scored.jsonl",
-        "bash scripts/install_dev.sh && python3 -m pytest -q",
+        "bash scripts/install_dev.sh && python3 -m pytest -q -n 2 --dist loadfile",
     ]
     assert setup_commands(README) == SETUP  # what scripts/readme_setup.py hands to .ci/run
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
