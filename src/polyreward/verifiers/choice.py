@@ -240,7 +240,9 @@ _JSON_KEY = r'(?:"(?i:final_answer|final|answer|choice|option|selected)"\s*:|(?m
 # an answer phrase: "The answer is", "Final answer:", "I'd go with", "I'm going with", "so it's" ... ("Going with" only
 # opening its sentence: "Everyone's going with C", "I'm not going with C" and "I was going with C" choose nothing)
 _ANCHOR = (
-    r"(?i:\b(?:final\s+answer|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)(?:\s+(?:here|overall|then))?|answer|"
+    # a bare "Final:" label, or "Final pick:" ("Final: B (runner-up: A)" picks B, not the line's last letter; "Final: A or
+    # B, leaning B" offers two)
+    r"(?i:\b(?:final\s+answer|final(?:\s+(?:pick|choice|selection|verdict|call|decision))?(?=[^\S\n]*[:：])|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)(?:\s+(?:here|overall|then))?|answer|"
     # what a vignette asks for, named as the writer's pick (holdout19/20): "Best next step: B", "Most likely diagnosis: C"
     r"(?:best|correct|most\s+(?:likely|appropriate|probable))\s+(?:next\s+|initial\s+|first\s+)?(?:step|diagnosis|treatment|management|"
     r"test|drug|organism|explanation|mechanism|cause|intervention)(?:\s+(?:here|overall))?|"
