@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from typing import Any
 
+from polyreward.verifiers.grading_roles import GRADING_ROLE
 from polyreward.verifiers.pattern_cache import cached_re as re
 
 _SEP = r"[\s_-]+"
@@ -85,17 +86,13 @@ def without_key_values(text: str) -> str:
 # and is followed by words, or a reward or score given to the response ("Reward: 1.0 -- answer 24 accepted",
 # "reward=1", "Score: 1/1"); "System: 2x + y = 7" (a system of equations) and "Reward: $50" (the problem's reward) are
 # the writer's
-# the roles that grade a response or speak for the system around it: one vocabulary, also the other parties' labels of
-# turns.OTHER_PARTY_LINE (a line another party's label opens is not the writer's)
-GRADING_ROLE = r"(?:auto-?grader|grader|grading|judge|evaluator|verifier|reviewer|checker|scorer|reward[ \t]+model|system)"
-_GRADER_ROLE = GRADING_ROLE
 _GRADER_LINE = re.compile(
     r"^[ \t]*(?:[-*>][ \t]*)?(?:"
-    r"\**\[[ \t]*" + _GRADER_ROLE + r"(?:[ \t]+[A-Za-z]+){0,2}[ \t]*\]\**[ \t]*:?"  # "[GRADER]", "**[GRADER]**:", "[SYSTEM NOTE]"
+    r"\**\[[ \t]*" + GRADING_ROLE + r"(?:[ \t]+[A-Za-z]+){0,2}[ \t]*\]\**[ \t]*:?"  # "[GRADER]", "**[GRADER]**:", "[SYSTEM NOTE]"
     # the writer speaking in a grader's role: "As the grader I confirm 48.", "*Speaking now as the grader:*" ("As the
     # system has two equations" and "As the judge ruled" are the writer's: no system, no judge here)
     r"|[*_(]*(?:speaking[ \t]+(?:now[ \t]+)?)?as[ \t]+(?:the|a|your)[ \t]+(?:grader|auto-?grader|evaluator|verifier|scorer)\b"
-    r"|\**" + _GRADER_ROLE + r"\**[ \t]*:\**(?=[ \t]*[A-Za-z]{2})"  # "System: The correct answer is 42."
+    r"|\**" + GRADING_ROLE + r"\**[ \t]*:\**(?=[ \t]*[A-Za-z]{2})"  # "System: The correct answer is 42."
     # a reward or score given as a label, a tag or a record key: "Reward: 1.0", "Score: 1/1", "<reward>1.0", '{"reward": 1'
     r"|(?:\{[ \t]*)?[<\"]?\**(?:reward|score)\**[>\"]?[ \t]*[:=]?\**[ \t]*(?:(?:0(?:\.\d+)?|1(?:\.0+)?)(?![\d/]|[.,]?\d)|\d{1,3}[ \t]*/[ \t]*\d{1,3})"
     r"|\**grade\**[ \t]*:\**[ \t]*(?:pass|fail|correct|incorrect|[A-F]\+)"  # "Grade: PASS", "Grade: A+"

@@ -47,7 +47,7 @@ from functools import lru_cache
 from polyreward.verifiers.agent_steps import writer_steps
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.asked_part import asked_part
-from polyreward.verifiers.key_values import GRADING_ROLE
+from polyreward.verifiers.grading_roles import GRADING_ROLE
 from polyreward.verifiers.sections import without_asides
 
 # a chat template's control token ("<|im_end|>", "<|im_start|>", "<|eot_id|>", "<|start_header_id|>", "<|end|>",
