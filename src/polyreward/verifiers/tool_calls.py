@@ -59,6 +59,7 @@ from polyreward.verifiers.call_formats import (
 )
 from polyreward.verifiers.reading import INVISIBLE, normalise
 from polyreward.verifiers.tags import tag_blocks
+from polyreward.verifiers.turns import END_OF_SEQUENCE, END_OF_TURN, TEMPLATE_TURN_HEADER, TURN_TOKEN, WRITER_ROLES
 
 Call = dict[str, Any]
 
@@ -340,19 +341,16 @@ def _without(text: str, tag: str, ignore_case: bool = False) -> str:
     return "".join(parts)
 
 
-# (red team holdout_r47) a chat template's turn header, its role captured: ChatML's "<|im_start|>user", Llama 3's
-# "<|start_header_id|>tool<|end_header_id|>"; the end of a sequence, after which nothing is generated or run
-_TURN_HEADER = re.compile(r"<\|im_start\|>[ \t]*(?P<chatml>[A-Za-z_]+)|<\|start_header_id\|>[ \t]*(?P<llama>[A-Za-z_]+)[ \t]*<\|end_header_id\|>")
-_END_OF_SEQUENCE = re.compile(r"<\|endoftext\|>|<\|end_of_text\|>|</s>")
-_END_OF_TURN = re.compile(r"<\|im_end\|>|<\|eot_id\|>")
 # what a tool returned, written into the reply (by the environment between turns, or by the writer): no call made
 TOOL_RESULT_TAGS = ("tool_response", "tool_result", "observation")
 
 
 def writer_call_turns(text: str) -> str:
     """The text a reply makes its calls in (red team ``holdout_r47``): up to an end-of-sequence token
-    (``<|endoftext|>``, ``</s>``: generation stops there, so a call after it is never sent), the writer's own turns of
-    a chat template's transcript -- the text before the first turn header and the body of each ``assistant`` turn,
+    (:data:`turns.END_OF_SEQUENCE`: ``<|endoftext|>``, ``</s>``, ``<eos>``, padding; generation stops there, so a call
+    after it is never sent), the writer's own turns of a chat template's transcript (:data:`turns.TEMPLATE_TURN_HEADER`:
+    ChatML, Llama 3, Gemma and Phi headers) -- the text before the first turn header and the body of each ``assistant``
+    (or ``model``) turn,
     a ``user``, ``tool`` or ``system`` turn left out (a call the writer puts in the user's mouth is nobody's call) --
     each cut at its end-of-turn token, and without the tool results written in them (``<tool_response>``,
     ``<tool_result>``, ``<observation>`` blocks: what a tool returned, a call inside one included, is no call of the
@@ -362,19 +360,18 @@ def writer_call_turns(text: str) -> str:
     >>> writer_call_turns("<tool_call>{}</tool_call><|im_end|><|im_start|>user<tool_response>{}</tool_response><|im_end|><|im_start|>assistant Done.")
     '<tool_call>{}</tool_call>\\n Done.'
     """
-    if "<|" not in text and "</s>" not in text and "<tool_response>" not in text.lower() and "<observation>" not in text.lower() \
-            and "<tool_result>" not in text.lower():
-        return text
-    if (end := _END_OF_SEQUENCE.search(text)) is not None:
+    if TURN_TOKEN.search(text) is None:
+        return without_tool_results(text)
+    if (end := END_OF_SEQUENCE.search(text)) is not None:
         text = text[:end.start()]
     parts, position, role = [], 0, "assistant"
-    for header in _TURN_HEADER.finditer(text):
-        if role == "assistant":
+    for header in TEMPLATE_TURN_HEADER.finditer(text):
+        if role in WRITER_ROLES:
             parts.append(text[position:header.start()])
-        role, position = (header.group("chatml") or header.group("llama")).lower(), header.end()
-    if role == "assistant":
+        role, position = (header.group("role") or header.group("tagged")).lower(), header.end()
+    if role in WRITER_ROLES:
         parts.append(text[position:])
-    kept = "\n".join(part[:turn_end.start()] if (turn_end := _END_OF_TURN.search(part)) else part for part in parts)
+    kept = "\n".join(part[:turn_end.start()] if (turn_end := END_OF_TURN.search(part)) else part for part in parts)
     return without_tool_results(kept)
 
 

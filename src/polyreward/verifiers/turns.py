@@ -54,8 +54,13 @@ from polyreward.verifiers.sections import without_asides
 # Gemma's "<end_of_turn>", Llama 2's "[INST]"): it bounds a turn, and a chat shows none of it (holdout13); so do the
 # end-of-sequence and padding tokens a tokenizer writes out ("</s>", Gemma's "<eos>", "<pad>", "[PAD]", DeepSeek's
 # "<｜end▁of▁sentence｜>": holdout113)
-TURN_TOKEN = re.compile(r"<\|[a-z_]{2,30}\|>|</?(?:start|end)_of_turn>|\[/?INST\]|</s>|<(?:eos|pad)>|\[PAD\]"
-                        r"|<[|｜]end[▁_]of[▁_]sentence[|｜]>")
+# the end of a sequence, after which nothing is generated, said, sent or run: "<|endoftext|>", Llama 3's
+# "<|end_of_text|>", "</s>", Gemma's "<eos>", the padding tokens "<pad>" / "[PAD]", DeepSeek's "<｜end▁of▁sentence｜>"
+_END_OF_SEQUENCE = r"<\|endoftext\|>|<\|end_of_text\|>|</s>|<(?:eos|pad)>|\[PAD\]|<[|｜]end[▁_]of[▁_]sentence[|｜]>"
+END_OF_SEQUENCE = re.compile(_END_OF_SEQUENCE)
+# the end of one turn of a chat template: ChatML's "<|im_end|>", Llama 3's "<|eot_id|>", Gemma's "<end_of_turn>"
+END_OF_TURN = re.compile(r"<\|im_end\|>|<\|eot_id\|>|<end_of_turn>")
+TURN_TOKEN = re.compile(r"<\|[a-z_]{2,30}\|>|</?(?:start|end)_of_turn>|\[/?INST\]|" + _END_OF_SEQUENCE)
 # the writer's own turn header at the very start: "<|im_start|>assistant\n", "<|start_header_id|>assistant<|end_header_id|>"
 _OWN_TURN_HEADER = re.compile(r"\A\s*(?:(?:<\|[a-z_]{2,30}\|>|<start_of_turn>|<(?:eos|pad|bos)>|</s>)\s*(?:assistant|model|bot)?\s*)+")
 
@@ -71,6 +76,13 @@ def _template_header(roles: str) -> str:
 def _role_token(roles: str) -> str:
     """The pattern of Phi's and Zephyr's role token naming one of ``roles`` ("<|user|>", "<|assistant|>")."""
     return r"<\|(?:" + roles + r")\|>"
+
+
+# a chat template's turn header, its role captured ("<|im_start|>tool", "<|start_header_id|>user<|end_header_id|>",
+# Gemma's "<start_of_turn>model", Phi's "<|user|>"); the roles the writer speaks in
+TEMPLATE_TURN_HEADER = re.compile(_template_header(r"(?P<role>[A-Za-z_]+)") + r"(?:[ \t]*<\|end_header_id\|>)?|"
+                                  + _role_token(r"(?P<tagged>user|assistant|system|tool)"))
+WRITER_ROLES = frozenset({"assistant", "model", "bot", "ai", "gpt"})
 
 
 # a completion that opens on another role's turn (a system or user turn the policy writes itself), and the header of
@@ -315,7 +327,6 @@ _ROLE_HEADER = re.compile(_template_header(r"(?P<role>[A-Za-z]+)")
                           r"|(?:^|(?<=\|>)|(?<=>)|(?<=\]))[ \t]*(?:###[ \t]*)?(?:\*\*)?(?P<named>Human|User|Assistant|AI|Model|Instruction|Response)"
                           r"[ \t]*(?:\*\*)?[ \t]*:(?:\*\*)?",
                           re.MULTILINE)
-_WRITER_ROLES = frozenset({"assistant", "model", "bot", "ai", "gpt"})
 # a user turn that challenges the answer given rather than asking another question: it doubts or disputes it ("Are
 # you sure?", "That's wrong, it's 1/2.", "Isn't it the ribosome?") or asks to redo it ("Simplify it further.",
 # "Check again.")
@@ -376,7 +387,7 @@ def later_rounds(text: str) -> list[str]:
         role = {"instruction": "user", "response": "assistant"}.get(role, role)
         end = headers[number + 1].start() if number + 1 < len(headers) else len(rest)
         body = TURN_TOKEN.sub("\n", rest[found.end():end]).strip()
-        if role in _WRITER_ROLES:
+        if role in WRITER_ROLES:
             turns.append(body)
         elif role in ("user", "human") and _asks_new_question(body):
             break  # what follows answers another question
@@ -398,7 +409,7 @@ def corrected_when_challenged(text: str) -> bool:
         body = text[found.end():headers[number + 1].start()]
         nxt = headers[number + 1]
         if role in ("user", "human") and not _asks_new_question(body) and (
-                nxt.group("role") or nxt.group("tagged") or nxt.group("named") or "").lower() in _WRITER_ROLES:
+                nxt.group("role") or nxt.group("tagged") or nxt.group("named") or "").lower() in WRITER_ROLES:
             return True
     return False
 
