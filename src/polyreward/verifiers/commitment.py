@@ -217,10 +217,12 @@ def negated(text: str, start: int, end: int) -> bool:
 
 def hedged(text: str, start: int, end: int) -> bool:
     """Is the answer at ``text[start:end]`` one of several candidates ("41 or 42", "Either A or C", "C if ...,
-    otherwise B")?"""
+    otherwise B", "42 or 45, probably 42")?"""
     tail = _after(text, end)  # (speed: cut once, read twice)
     if _HEDGED_BEFORE.search(_before(text, start)) or _HEDGED_AFTER.match(tail) or _OTHERWISE_CLOSES.match(tail) or glossed_alternative(text, start):
         return True  # (the third: "..., 60 km/h sinon.", "..., 60 otherwise.": the value of the other case; the last: "14 (A) or 11 (B)")
+    if lean_between_alternatives(text, start, end):
+        return True
     after = text[end:end + 2 * WINDOW]
     if _CONDITIONAL_AFTER.match(after):
         stop = _SENTENCE_END.search(after)
@@ -229,6 +231,47 @@ def hedged(text: str, start: int, end: int) -> bool:
         return bool(_OTHERWISE.search(sentence) or re.search(r"[;,]\s*(?:but\s+|and\s+)?(?:if|" + CONDITIONAL_WORDS + r")\b", sentence[3:], re.IGNORECASE)
                     or consequent_value(sentence))  # "28 unless baker's dozens, then 31": a consequent value (holdout50)
     return False
+
+
+# a lean on one of two alternatives the writer has just offered: "42 or 45, probably 42", "Final: A/B, leaning B",
+# "Is it C or D? Likely D." -- the two values joined by "or" or a slash, a clause mark, then a word of belief and the
+# answer. A belief word commits a lone answer ("probably 42", MedQA's "most likely D"); right after two candidates
+# it ranks them, and the other is left open. A decision ("42 or 45 -- definitely 42", "I'll go with 42") and a pick
+# with its reason ("42 or 45; 45 fails the check, so 42") are not leans (stop 63; reconstructed, ours).
+_LEAN_CANDIDATE = r"(?:\$?[A-Za-z][^\S\n]*=[^\S\n]*)?[^\s,;:?!/]{1,24}"  # "42", "C", "$x = 42$"
+_BELIEF = (r"(?:probably|likely|most[^\S\n]+likely|more[^\S\n]+likely|leaning(?:[^\S\n]+(?:towards?|to))?|"
+           r"I(?:'m)?[^\S\n]+lean(?:ing)?(?:[^\S\n]+(?:towards?|to))?|I[^\S\n]+(?:think|guess|suspect|believe|reckon|feel)|"
+           r"I(?:'d|[^\S\n]+would)[^\S\n]+(?:say|guess|lean(?:[^\S\n]+towards?)?)|my[^\S\n]+(?:guess|bet|hunch|money)(?:[^\S\n]+is|'s)?(?:[^\S\n]+on)?|"
+           r"favou?ring|preferably|if[^\S\n]+(?:forced|pressed)|if[^\S\n]+I[^\S\n]+(?:had|have)[^\S\n]+to[^\S\n]+(?:pick|choose|guess))")
+_LEAN_BETWEEN = re.compile(
+    r"(?P<first>" + _LEAN_CANDIDATE + r")[^\S\n]*(?:/|\b(?:" + OR_WORDS + r")\b)[^\S\n]*(?P<second>" + _LEAN_CANDIDATE + r")[^\S\n]*"
+    r"[,;:?.!\u2013\u2014-]+[^\S\n]*(?:(?:it's|it[^\S\n]+is|so|but|and)[^\S\n]+)?" + _BELIEF
+    + r"(?:[^\S\n]+(?:it's|it[^\S\n]+is|that's))?[^\S\n]*[:,\u2013\u2014-]?[^\S\n]*(?:\\boxed\{|\\\(|\$|\*\*|\(|option[^\S\n]+|choice[^\S\n]+)*\Z",
+    re.IGNORECASE)
+_CANDIDATE_MARKUP = re.compile(r"[\s$*(){}\[\].\\]+")
+
+
+def lean_between_alternatives(text: str, start: int, end: int) -> bool:
+    """Is the answer at ``text[start:end]`` a lean on one of two alternatives offered right before it (comment
+    above)?
+
+    >>> lean_between_alternatives("42 or 45, probably 42.", 19, 21)
+    True
+    >>> lean_between_alternatives("Final: A/B, leaning B", 20, 21)
+    True
+    >>> lean_between_alternatives("42 or 45 -- definitely 42.", 23, 25)
+    False
+    >>> lean_between_alternatives("It's 3/4, probably 0.75.", 19, 23)
+    False
+    """
+    if not text.count("or", max(0, start - 120), start) and "/" not in text[max(0, start - 120):start]:
+        return False
+    lean = _LEAN_BETWEEN.search(text, max(0, start - 120), start)
+    if lean is None:
+        return False
+    first, second, answer = (re.sub(r"\A[a-z]=", "", _CANDIDATE_MARKUP.sub("", part).casefold())
+                             for part in (lean.group("first"), lean.group("second"), text[start:end]))
+    return first != second and answer in (first, second)
 
 
 # an "or" that offers an unnamed other answer, a few words on (holdout105): "... whether it still rounds to B or moves
