@@ -372,6 +372,39 @@ def without_closing_label(text: str) -> str:
     return text
 
 
+# a closing remark that states a property of an expression and no value (stop 63): "Hence $x = 4$. Note that $2^t$
+# is one-to-one.", "Thus $x = 4$ (as $2^t$ is injective).", "..., as $f(t) = 2^t$ is increasing.", "There's no way
+# $x$ isn't 4: $2^t$ is one-to-one." -- after a clause mark (and at most a word that introduces a reason or a note),
+# a math span holding a variable is the subject, and a copula and words with no digit, no math and no word that judges
+# an answer are the predicate: the remark justifies the value before it and states none. The math span is not the
+# answer the last line gives; the value before the remark is.
+_PROPERTY_REMARK = re.compile(
+    r"(?P<open>[,;:(\u2013\u2014]|[.!](?=\s))[^\S\n]*(?:(?:as|since|because|here|note(?:[^\S\n]+that)?|recall(?:[^\S\n]+that)?|where)"
+    r"[^\S\n]*,?[^\S\n]+)?(?:the[^\S\n]+[a-z]{3,12}[^\S\n]+)?\$(?P<math>[^$\n]{1,80})\$[^\S\n]+(?:is|are|remains|stays)[^\S\n]+"
+    r"(?P<predicate>[^\d$\n.;:()=]{2,60})[.)!\s]*\Z", re.IGNORECASE)
+_JUDGES_AN_ANSWER = re.compile(r"\b(?:not|no|never|wrong|incorrect|false|invalid|right|correct|true|valid|answer|result|solution|value|final|equal|"
+                               r"undefined|unknown|unclear|ambiguous|actually|instead|guess|approximate|uncertain|unsure)\b|n't", re.IGNORECASE)
+_VALUE_AT_END = re.compile(r"=[^\S\n]*[-+]?\d+(?:\.\d+)?[^\S\n]*\Z")
+
+
+def property_remark_start(window: str) -> int | None:
+    """Where a closing remark that states a property of an expression opens in ``window`` (comment above), else None.
+
+    >>> window = "Thus $x = 4$ (as $2^t$ is injective)."
+    >>> window[:property_remark_start(window)]
+    'Thus $x = 4$ '
+    >>> property_remark_start("So $x = 4$. $x$ is wrong.") is None
+    True
+    """
+    if "$" not in window:
+        return None
+    remark = _PROPERTY_REMARK.search(window)
+    if remark is None or not re.search(r"[A-Za-z]", remark.group("math")) or _VALUE_AT_END.search(remark.group("math")) \
+            or _JUDGES_AN_ANSWER.search(remark.group("predicate")):
+        return None
+    return remark.end("open") if remark.group("open") in ".!" else remark.start("open")
+
+
 def read_before_remark(text: str, read: Callable[[str], object],
                        other_quantities: Callable[[str, Callable], tuple | None] | None = None) -> tuple[object, int, int]:
     """``read`` (a reader of the last line, returning an answer with a ``text``, or None) applied to ``text`` without
@@ -404,6 +437,11 @@ def read_before_remark(text: str, read: Callable[[str], object],
             return found, len(rest), remark_start
     if other_quantities is not None and (before := other_quantities(text, read)) is not None:
         return before  # "... is 5 (and their product is 6)", ", attained at x = 3/2" (:mod:`.remark_values`)
+    if (remark_start := property_remark_start(window)) is not None:
+        rest = text[:len(text) - len(window) + remark_start]
+        found = read(rest) if re.search(r"\d", rest) else None
+        if found is not None and found.text:
+            return found, len(rest), len(text)  # (the remark stays in the text that decides commitment)
     rest = _without_closing_check(text)
     return read(rest), len(rest), len(text)
 
