@@ -70,6 +70,10 @@ _STATES_A_PROBLEM = re.compile(r"\d|\$|\\\(")
 _MARKUP = re.compile(r"\\(?:boxed|fbox|text|textbf|mathbf|displaystyle)\s*\{?|\\[(\[]|[$*_{}`]")
 # a per-unit word right after the value: "$42 each", "42 per person", "42 apiece" (up to two words between)
 _EACH_AFTER = re.compile(r"\A[^\S\n]*(?:\\?%|[^\W\d_]+[^\S\n]+){0,2}?(?:each|apiece|per\s+[^\W\d_]+)\b", re.IGNORECASE)
+# the value as the subject of a definite predicate: "5 is the maximum, not the minimum", "7 is the larger root" -- the
+# predicate's noun phrase names the quantity as a subject before the value does (stop 63); up to its first clause mark
+_PREDICATE_AFTER = re.compile(r"\A[\s$*)}]*(?:is|was|'s|would\s+be)[^\S\n]+(?:the|its|their)[^\S\n]+(?P<quantity>[^\W\d_][^\n,.;:!?()\u2013\u2014]{0,40}?)"
+                              r"(?=[^\S\n]*(?:[,.;:!?()\u2013\u2014]|\Z|[^\S\n](?:but|and|because|since|as|so)\b))", re.IGNORECASE)
 
 
 @memoized_text(max_chars=8192, maxsize=256)  # (the rollouts of a group share a prompt)
@@ -176,6 +180,8 @@ def other_quantity(answer: str, completion: str, prompt: str) -> str:
         return ""
     named = _classes(subject(tail, found[0]))
     after = tail[found[1]:found[1] + 40]
+    if (predicate := _PREDICATE_AFTER.match(tail[found[1]:found[1] + 60])) is not None:
+        named |= _classes(predicate.group("quantity"))  # "5 is the maximum, not the minimum" for "the minimum value"
     each = _EACH_AFTER.match(after)
     if each is not None and not _period_asked(each.group(), prompt):
         named |= {"each"}
