@@ -317,12 +317,8 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout112", "x112_ch_g_csv_versioned_rows_latest_gold", "Submission log (the highest version is w"),
     ("holdout112", "x112_ch_g_sexp_final_gold", "(answer\n  (draft B)   ; CO2 is taken in,"),
     ("holdout112", "x112_ch_g_dataclass_repr_final_true", "Choice(letter='C', final=False)  # 3,430"),
-    # holdout114 (negation, polarity and quantifier scope, written blind), left open after its rules: the value is
-    #   stated only in prose under a double negation ("There's no way $x$ isn't 4: $2^t$ is one-to-one.") and a
-    #   reason in math follows it; the reader takes the last math expression ($2^t$) as the answer, and telling a
-    #   reason's symbol from a final expression needs the clause's role (a justification after a colon), which no
-    #   rule reads yet -- the double negation itself is read (double_negation.cancelled)
-    ("holdout114", "x114_m_g_double_negation_affirms", "$32 = 2^5$, so $x + 1 = 5$. There's no w"),
+    # (holdout114's x114_m_g_double_negation_affirms, refused at stop 62, is paid since stop 63: a closing remark that
+    # states a property of an expression, "$2^t$ is one-to-one", is no answer; closing_remarks.property_remark_start)
 }
 
 
