@@ -577,6 +577,58 @@ def template_item_start(prompt: str, completion: str) -> int | None:
     return None
 
 
+# --- a made-up next case after (or instead of) the answer --------------------------------------------------------
+# A policy that runs past its answer goes on with the task's own shape: "Case 2:", "Example 4", "Question 2:",
+# "Report 3:", "Q:", or a line that opens as the prompt opens ("Hourly PM2.5 (µg/m³) at <another station> on <another
+# day>, ..."), then a made-up case and often its answer (red team holdout_r50). What stands from there on answers that
+# case, not the one asked: it neither supplies the answer nor takes it away.
+
+# a case heading that opens a line: a word naming an item of the task, numbered or bare, then ":" / "." / a line end
+_CASE_HEADING = re.compile(r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:Case|Example|Question|Report|Patient|Problem|Exercise|Item|Q)"
+                           r"(?:[ \t]*#?[ \t]*(?P<number>\d{1,3}))?[ \t]*(?:\*\*)?[ \t]*(?:[:.)][ \t]*(?:\*\*)?|(?=\n))", re.MULTILINE)
+_PROMPT_OPENING_WORDS = 4  # a line that opens with the prompt's first words, this many, restarts its case
+
+
+def _opening_words(text: str) -> list[str]:
+    return [word.lower() for word in re.findall(r"\S+", text)]
+
+
+def invented_case_start(prompt: str, completion: str, start: int = 0) -> int | None:
+    """Where ``completion`` opens a made-up next case at or after ``start``, or None (red team ``holdout_r50``): a line
+    that opens with a case heading (``Case 2:``, ``### Example 4``, ``Question 5:``, ``Report:``, ``Q:``; a numbered one
+    needs words after it, so an answer list's ``Question 2: B`` is none) or with the prompt's first words, whose case
+    is not the prompt's own -- the words on the heading's line (else the next line) are not the prompt's
+    (:func:`_same_question`), so a completion that restates the question it answers (``Q: <the question asked>``, ``Report: FINDINGS: <the
+    report given>``) opens no new case.
+
+    >>> invented_case_start("FINDINGS: Small effusion.", "<answer>pleural effusion</answer>\\n\\nCase 2:\\nFINDINGS: Large pneumothorax.")
+    35
+    >>> invented_case_start("FINDINGS: Small effusion.", "Report: FINDINGS: Small effusion.\\n<answer>pleural effusion</answer>") is None
+    True
+    """
+    if not prompt or not completion:
+        return None
+    asked = set(_tokens(whole_prompt(prompt)))
+    first_line = next((line for line in whole_prompt(prompt).splitlines() if line.strip()), "")
+    opening = _opening_words(first_line)[:_PROMPT_OPENING_WORDS]
+    candidates = [(m.start(), m.end(), m.group("number")) for m in _CASE_HEADING.finditer(completion, start)][:50]
+    if len(opening) == _PROMPT_OPENING_WORDS:
+        pattern = r"^[ \t]*" + r"\s+".join(re.escape(word) for word in opening)
+        candidates += [(m.start(), m.start(), None) for m in re.finditer(pattern, completion[start:], re.MULTILINE | re.IGNORECASE)][:50]
+        candidates = [(a + start, b + start, n) if b == a and a < start else (a, b, n) for a, b, n in candidates]
+    for at, body_at, number in sorted(candidates):
+        line_end = completion.find("\n", body_at)
+        rest = completion[body_at:line_end if line_end >= 0 else len(completion)].strip()
+        if number is not None and 0 < len(rest.split()) < 3:
+            continue  # "Question 8: A", "Q2: D": an entry of an answer list
+        if not rest and line_end >= 0:
+            following = completion[line_end + 1:].lstrip("\n")
+            rest = following.split("\n", 1)[0].strip()
+        if len(_tokens(rest)) >= 2 and not _same_question(_stem(rest), asked):
+            return at
+    return None
+
+
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
