@@ -402,8 +402,8 @@ def without_unfinished_reasoning_calls(text: str) -> str:
 
     >>> without_unfinished_reasoning_calls("<think>Plan: <tool_call>{}</tool_call> or should I ask fir")
     ''
-    >>> without_unfinished_reasoning_calls("<think>Plan.\n<tool_call>{}</tool_call>")
-    '<think>Plan.\n<tool_call>{}</tool_call>'
+    >>> without_unfinished_reasoning_calls("<think>Plan.\\n<tool_call>{}</tool_call>")
+    '<think>Plan.\\n<tool_call>{}</tool_call>'
     """
     if "<tool_call>" not in text or (body := unclosed_block(text, "think")) is None:
         return text

@@ -584,7 +584,7 @@ def template_item_start(prompt: str, completion: str) -> int | None:
 # case, not the one asked: it neither supplies the answer nor takes it away.
 
 # a case heading that opens a line: a word naming an item of the task, numbered or bare, then ":" / "." / a line end
-_CASE_HEADING = re.compile(r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:Case|Example|Question|Report|Patient|Problem|Exercise|Item|Q)"
+_CASE_HEADING = re.compile(r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?P<word>Case|Example|Question|Report|Patient|Problem|Exercise|Item|Q)"
                            r"(?:[ \t]*#?[ \t]*(?P<number>\d{1,3}))?[ \t]*(?:\*\*)?[ \t]*(?:[:.)][ \t]*(?:\*\*)?|(?=\n))", re.MULTILINE)
 _PROMPT_OPENING_WORDS = 4  # a line that opens with the prompt's first words, this many, restarts its case
 
@@ -593,10 +593,19 @@ def _opening_words(text: str) -> list[str]:
     return [word.lower() for word in re.findall(r"\S+", text)]
 
 
+def _lists_options(text: str, at: int) -> bool:
+    """Does the paragraph from ``at`` list two options or more ("A. Deny it", "B. Refer her")? A bare "Q:" opens a new
+    case only as a multiple-choice item does; one without options is the writer's own question about the case ("Q:
+    Could the big heart be the AP projection? A: Yes, ..." in a report: red team holdout_r43)."""
+    stop = text.find("\n\n", at)
+    return len(_OPTION_LINE.findall(text[at:stop if stop >= 0 else len(text)])) >= 2
+
+
 def invented_case_start(prompt: str, completion: str, start: int = 0) -> int | None:
     """Where ``completion`` opens a made-up next case at or after ``start``, or None (red team ``holdout_r50``): a line
-    that opens with a case heading (``Case 2:``, ``### Example 4``, ``Question 5:``, ``Report:``, ``Q:``; a numbered one
-    needs words after it, so an answer list's ``Question 2: B`` is none) or with the prompt's first words, whose case
+    that opens with a case heading (``Case 2:``, ``### Example 4``, ``Question 5:``, ``Report:``; a numbered one needs
+    words after it, so an answer list's ``Question 2: B`` is none; a bare ``Q:`` or ``Question:`` one needs options
+    after it) or with the prompt's first words, whose case
     is not the prompt's own -- the words on the heading's line (else the next line) are not the prompt's
     (:func:`_same_question`), so a completion that restates the question it answers (``Q: <the question asked>``, ``Report: FINDINGS: <the
     report given>``) opens no new case.
@@ -611,7 +620,8 @@ def invented_case_start(prompt: str, completion: str, start: int = 0) -> int | N
     asked = set(_tokens(whole_prompt(prompt)))
     first_line = next((line for line in whole_prompt(prompt).splitlines() if line.strip()), "")
     opening = _opening_words(first_line)[:_PROMPT_OPENING_WORDS]
-    candidates = [(m.start(), m.end(), m.group("number")) for m in _CASE_HEADING.finditer(completion, start)][:50]
+    candidates = [(m.start(), m.end(), m.group("number")) for m in _CASE_HEADING.finditer(completion, start)
+                  if m.group("number") or m.group("word") not in ("Q", "Question") or _lists_options(completion, m.end())][:50]
     if len(opening) == _PROMPT_OPENING_WORDS:
         pattern = r"^[ \t]*" + r"\s+".join(re.escape(word) for word in opening)
         candidates += [(m.start(), m.start(), None) for m in re.finditer(pattern, completion[start:], re.MULTILINE | re.IGNORECASE)][:50]
