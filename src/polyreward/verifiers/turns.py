@@ -602,21 +602,74 @@ def _lists_options(text: str, at: int) -> bool:
 
 
 def invented_case_start(prompt: str, completion: str, start: int = 0) -> int | None:
-    """Where ``completion`` opens a made-up next case at or after ``start``, or None (red team ``holdout_r50``): a line
-    that opens with a case heading (``Case 2:``, ``### Example 4``, ``Question 5:``, ``Report:``; a numbered one needs
-    words after it, so an answer list's ``Question 2: B`` is none; a bare ``Q:`` or ``Question:`` one needs options
-    after it) or with the prompt's first words, whose case
-    is not the prompt's own -- the words on the heading's line (else the next line) are not the prompt's
-    (:func:`_same_question`), so a completion that restates the question it answers (``Q: <the question asked>``, ``Report: FINDINGS: <the
-    report given>``) opens no new case.
+    """Where ``completion`` opens a made-up next case at or after ``start``, or None (red team ``holdout_r50``):
+
+    * a line that opens with a case heading (``Case 2:``, ``### Example 4``, ``Question 5:``, ``Report:``; a numbered
+      one needs words after it, so an answer list's ``Question 2: B`` is none; a bare ``Q:`` or ``Question:`` one needs
+      options after it) whose words (on its line, else the next line) are not the prompt's (:func:`_same_question`):
+      ``Q: <the question asked>`` or ``Report: FINDINGS: <the report given>`` restates the case, it opens none;
+    * a line that opens with the prompt's first words (:data:`_PROMPT_OPENING_WORDS`) and is not the prompt's first
+      line, or is, but a line after it in its paragraph gives one of the prompt's labels other content (``Present:
+      atelectasis`` under the prompt's instruction again, for a prompt whose ``Present:`` line lists other findings).
 
     >>> invented_case_start("FINDINGS: Small effusion.", "<answer>pleural effusion</answer>\\n\\nCase 2:\\nFINDINGS: Large pneumothorax.")
     35
     >>> invented_case_start("FINDINGS: Small effusion.", "Report: FINDINGS: Small effusion.\\n<answer>pleural effusion</answer>") is None
     True
+    >>> invented_case_start("Write the findings section.\\nPresent: edema", "The lungs are wet.\\nWrite the findings section.\\nPresent: atelectasis")
+    19
     """
     if not prompt or not completion:
         return None
+    prompt = whole_prompt(prompt)
+    found = [at for at in (_case_heading_start(prompt, completion, start), _prompt_restart(prompt, completion, start))
+             if at is not None]
+    return min(found, default=None)
+
+
+def _case_heading_start(prompt: str, completion: str, start: int) -> int | None:
+    """The first case heading at or after ``start`` that opens a case other than the prompt's (see above), or None."""
+    asked = set(_tokens(prompt))
+    for heading in list(_CASE_HEADING.finditer(completion, start))[:50]:
+        number = heading.group("number")
+        if not number and heading.group("word") in ("Q", "Question") and not _lists_options(completion, heading.end()):
+            continue  # "Q: Could the big heart be the AP projection? A: Yes": the writer's question about the case
+        line_end = completion.find("\n", heading.end())
+        rest = completion[heading.end():line_end if line_end >= 0 else len(completion)].strip()
+        if number is not None and 0 < len(rest.split()) < 3:
+            continue  # "Question 8: A", "Q2: D": an entry of an answer list
+        if not rest and line_end >= 0:
+            rest = completion[line_end + 1:].lstrip("\n").split("\n", 1)[0].strip()
+        if len(_tokens(rest)) >= 2 and not _same_question(_stem(rest), asked):
+            return heading.start()
+    return None
+
+
+def _normalised_line(line: str) -> str:
+    return " ".join(_opening_words(line))
+
+
+def _prompt_restart(prompt: str, completion: str, start: int) -> int | None:
+    """The first line at or after ``start`` that opens as the prompt does and restarts it for another case (see
+    above), or None."""
+    lines = [line for line in prompt.splitlines() if line.strip()]
+    opening = _opening_words(lines[0])[:_PROMPT_OPENING_WORDS] if lines else []
+    if len(opening) < _PROMPT_OPENING_WORDS:
+        return None
+    own = {_normalised_line(line) for line in lines}
+    labels = {line.split(":", 1)[0].strip().lower() for line in lines if ":" in line and len(line.split(":", 1)[0].split()) <= 3}
+    pattern = r"^[ \t]*" + r"\s+".join(re.escape(word) for word in opening)
+    for restart in list(re.finditer(pattern, completion[start:], re.MULTILINE | re.IGNORECASE))[:50]:
+        at = start + restart.start()
+        stop = completion.find("\n\n", at)
+        paragraph = [line for line in completion[at:stop if stop >= 0 else len(completion)].splitlines() if line.strip()][:12]
+        if _normalised_line(paragraph[0]) not in own:
+            return at  # "Hourly PM2.5 (µg/m³) at <the same station> on <the next day>, ..."
+        for line in paragraph[1:]:
+            label = line.split(":", 1)[0].strip().lower() if ":" in line else ""
+            if label in labels and _normalised_line(line) not in own:
+                return at  # the prompt's instruction again, its "Present:" line listing other findings
+    return None
     asked = set(_tokens(whole_prompt(prompt)))
     first_line = next((line for line in whole_prompt(prompt).splitlines() if line.strip()), "")
     opening = _opening_words(first_line)[:_PROMPT_OPENING_WORDS]
