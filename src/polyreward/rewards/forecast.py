@@ -651,7 +651,7 @@ def committed_forecast(text: str, count: int, block_required: bool = False,
     # a line another party's label opens ("System: auto-completed: <answer>58</answer>") is not the writer's (holdout_r47)
     view = visible_text(without_other_party_lines(text))
     if prompt is not None:
-        view = own_case(view, prompt_text(prompt))
+        view = own_case(view, visible_text(prompt_text(prompt)))  # (both read alike: "µg/m³" as the view spells it)
     numbers, why, _ = _committed_in_view(view, count, block_required, pollutants, named, edges, given, days)
     return numbers, why
 

@@ -234,7 +234,7 @@ class JaccardReward(RolloutReward):
         """The label set the visible text commits to (module docstring, guarded mode), or None and why not; ``report``:
         the prompt's text, whose findings stated present the text after the block may name (red team holdout_r43)."""
         view = visible_text(completion)
-        if report and (case := invented_case_start(report, view)) is not None:
+        if report and (case := invented_case_start(visible_text(report), view)) is not None:
             # a made-up next case ("Case 2:", "Report: FINDINGS: <another report>") and the block after it answer
             # that case, not the report given (red team holdout_r50)
             view = view[:case]

@@ -168,7 +168,7 @@ def own_case_report(report: str, prompt: Any) -> str:
         text = prompt_text(prompt)
     except (TypeError, ValueError):
         return report
-    case = invented_case_start(text, report)
+    case = invented_case_start(visible_text(text), report)  # (the report is visible text: the prompt read alike)
     return report[:case] if case is not None and report[:case].strip() else report
 
 
@@ -686,9 +686,9 @@ class KGTripletConsistency(RolloutReward):
                 return Scored(None, "the reference graph is empty (no finding the extractor knows): nothing to "
                                     "compare a report with (empty_reference: skip)")
         completion = without_promised(without_foreign_statuses(without_both_ways(structured_report(read_report(completion, self.extractor)))))
+        completion = own_case_report(completion, row.get("prompt"))  # (a made-up next case says nothing of this report)
         if kind := disowned_report(completion):
             return Scored(0.0, f"no report: a remark makes it a stand-in ({kind})")
-        completion = own_case_report(completion, row.get("prompt"))
         if self.drop_prompt_lines:
             completion = without_prompt_lines(completion, row.get("prompt"))
         words = content_words(completion)
