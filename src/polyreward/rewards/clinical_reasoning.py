@@ -61,6 +61,7 @@ from polyreward.rewards.crpo import ReleasedPreprocessing
 from polyreward.rewards.format import content_stems, meta_stems, stem
 from polyreward.verifiers.choice import extract_letter, letter_after_answer_block
 from polyreward.verifiers.label_answers import LABELS, extract_label, squeeze_whitespace
+from polyreward.verifiers.tags import unclosed_block
 from polyreward.verifiers.label_sets import initialism_of, spelling_key
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.record_fields import committed_field, rendered_lines, selected_rows, trailing_record
@@ -640,6 +641,24 @@ class _OptionsReward(ReleasedPreprocessing):
         return parse_options(row.get(self.options_column)) if self.options_column else {}
 
 
+def cut_off_before_answer(text: str, options: Mapping[str, str]) -> bool:
+    """Is ``text`` (a cleaned completion) cut off inside its reasoning with no answer given: a ``<think>`` never
+    closed and no final answer read anywhere (:func:`polyreward.verifiers.choice.extract_letter`, or the yes/no/maybe
+    label without options)? The weighing then supports no answer, as an unfinished derivation proves nothing (red
+    team ``holdout_r50``: a think that weighs A, B, C and E, then "D: ... so the answer is" at the token limit). A
+    completion whose final answer the reader finds (``clinical_faithfulness``'s reading) is read as before.
+
+    >>> cut_off_before_answer("<think>A is slow. B is partial. So the answer is", {"A": "x", "B": "y"})
+    True
+    >>> cut_off_before_answer("<think>A is slow. B fits.</think> \\\\boxed{B}", {"A": "x", "B": "y"})
+    False
+    """
+    if unclosed_block(text, "think") is None:
+        return False
+    final = extract_letter(text, ALL_LETTERS, options)[0] if options else extract_label(text)[0]
+    return final is None
+
+
 class ClinicalFaithfulness(_OptionsReward):
     """r_faith = c · g: the reasoning concludes the answered option and invents no options (reconstruction).
 
@@ -710,8 +729,12 @@ class ClinicalComprehensiveness(_OptionsReward):
     probe_genuine = "boxed"
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
-        reasoning = split_reasoning(harmony_as_tags(self.cleaned(completion)))  # (holdout_r47)
+        text = harmony_as_tags(self.cleaned(completion))  # (holdout_r47)
+        reasoning = split_reasoning(text)
         options = self.options_of(row)
+        if cut_off_before_answer(text, options):  # red team holdout_r50
+            return Scored(0.0, "the completion is cut off inside its reasoning, before any answer: a weighing that "
+                               "reaches no answer")
         reasoning = rendered_lines(reasoning) or reasoning  # '{"notes": {"A": "..."}}', <option id="A"> (holdout_r46)
         if options:
             weighed, total = weighed_letters(reasoning, options), len(options)

@@ -88,7 +88,7 @@ from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.language import english_share as detected_english_share
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import tag_blocks
-from polyreward.verifiers.turns import own_turn
+from polyreward.verifiers.turns import invented_case_start, own_turn
 from polyreward.verifiers.voices import adopted_after, voice_of
 
 SOURCE = "BoyangGu1/Clinical-R1-3B verl/utils/reward_score/medical_rule_based.py @5c068fd"
@@ -552,6 +552,9 @@ class CRPOAccuracy(ReleasedPreprocessing):
                 committed, _ = extract_letter(blocks[-1][2], "".join(LETTERS))
             if committed != gold:  # the box is negated, hedged or retracted: the text commits to no or another letter
                 return Scored(0.0, f"boxed gold letter, but the committed answer is {committed or 'none'} (committed_answer)")
+            if _box_in_invented_case(text, row.get("prompt")):  # red team holdout_r50
+                return Scored(0.0, "boxed gold letter, but the box answers a question the text makes up after its "
+                                   "reasoning, not the one asked (committed_answer)")
             if (later := letter_after_answer_block(text, "".join(LETTERS))) not in (None, gold):
                 # red team holdout_r43: "<answer>... \\boxed{A}</answer> Updated answer ...: B." -- a second final answer
                 return Scored(0.0, f"boxed gold letter, but the text after the <answer> block commits to {later} (committed_answer)")
@@ -574,6 +577,16 @@ class CRPOAccuracy(ReleasedPreprocessing):
         boxes = text.count("\\boxed")
         reason = {1.0: "boxed gold letter", 0.0: "boxed another letter", -0.5: "box holds no single letter", -1.0: "\\boxed without {...}"}
         return Scored(score, reason[score] if boxes == 1 else f"{boxes} boxes (exactly one wanted)")
+
+
+def _box_in_invented_case(text: str, prompt: object) -> bool:
+    """Does the box stand after a made-up next question (:func:`polyreward.verifiers.turns.invented_case_start`:
+    ``Q: <another vignette> A. ... B. ... Answer: \\boxed{C}``, ``Question 2: ...``)? It answers that question, not
+    the one asked (red team ``holdout_r50``: a think, then a continued few-shot item whose box is the gold letter)."""
+    if is_missing(prompt) or "\\boxed" not in text:
+        return False
+    case = invented_case_start(prompt_text(prompt), text)
+    return case is not None and case < text.find("\\boxed")
 
 
 class CRPOFormat(ReleasedPreprocessing):

@@ -140,7 +140,7 @@ from polyreward.verifiers.number_locale import DOT, convention
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.record_fields import committed_field, is_answer_field, record_fields
 from polyreward.verifiers.speaker_declines import DECLINED
-from polyreward.verifiers.turns import whole_prompt, without_other_party_lines
+from polyreward.verifiers.turns import invented_case_start, whole_prompt, without_other_party_lines
 from polyreward.verifiers.tags import blocks_not_across_reasoning
 
 STEP_WEIGHTS = ("linear", "uniform", "fixed", "exp", "sigmoid", "none")
@@ -649,9 +649,34 @@ def committed_forecast(text: str, count: int, block_required: bool = False,
     given = givens(whole_prompt(prompt_text(prompt))) if prompt is not None and _AFTER_NUMBER.search(text) else frozenset()
     days = prompt_days(whole_prompt(prompt_text(prompt))) if given else frozenset()
     # a line another party's label opens ("System: auto-completed: <answer>58</answer>") is not the writer's (holdout_r47)
-    numbers, why, _ = _committed_in_view(visible_text(without_other_party_lines(text)), count, block_required, pollutants,
-                                         named, edges, given, days)
+    view = visible_text(without_other_party_lines(text))
+    if prompt is not None:
+        view = own_case(view, visible_text(prompt_text(prompt)))  # (both read alike: "µg/m³" as the view spells it)
+    numbers, why, _ = _committed_in_view(view, count, block_required, pollutants, named, edges, given, days)
     return numbers, why
+
+
+def own_case(text: str, prompt: str) -> str:
+    """``text`` (the visible completion) as far as it answers the case asked (red team ``holdout_r50``): cut where it
+    opens a made-up next case (:func:`polyreward.verifiers.turns.invented_case_start`: the next day's series,
+    "### Example 4", "Case 2:"; a block after it answers that case, not the one asked), and
+    without the opener of a ``<think>`` it reopens after that block and leaves cut off before any number ("<answer>55
+    </answer> <think>Let me double-check the overnight tre"): a restart that stops before it says anything keeps no
+    running value, so its words are read as words after the block. A reopened think that reaches a number is still
+    the cut-off reasoning it was.
+
+    >>> own_case("<answer>55</answer>\\n<think>Let me double-check the tre", "Forecast tomorrow.")
+    '<answer>55</answer>\\nLet me double-check the tre'
+    """
+    if (start := invented_case_start(prompt, text)) is not None:
+        text = text[:start]
+    closer = _CLOSER["answer"].search(text)
+    after = closer.end() if closer is not None else 0
+    if closer is not None and cut_off(text) == "think":
+        opened = text.lower().rfind("<think>")
+        if opened >= after and not _NUMBER.search(text, opened):
+            text = text[:opened] + text[opened + len("<think>"):]
+    return text
 
 
 def forecast_values(text: str, count: int) -> list[float] | None:

@@ -599,6 +599,8 @@ def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None,
             visible = _visible_words(body)
             if think_work.repeats_one_sentence(visible):
                 return "think block repeats one sentence (padding, not reasoning)"
+            if think_work.stutters(visible):
+                return "think block is token soup (most words repeat the word before them), not reasoning"
             if think_work.copies_a_block(visible, [_visible_words(b) for b in others]):
                 return "think block only copies another block (the answer or the call), relating it to nothing"
             from polyreward.verifiers.language import enciphered

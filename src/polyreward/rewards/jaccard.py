@@ -125,6 +125,7 @@ from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.radiology_labels import as_gold_findings
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import blocks_not_across_reasoning, tag_blocks, unclosed_block
+from polyreward.verifiers.turns import invented_case_start
 
 MODES = ("exact", "normalized")
 _CLAUSE_END = re.compile(r"[.!?;\n]|\s[-\u2013\u2014]{1,2}\s|[\u2013\u2014]")
@@ -233,6 +234,10 @@ class JaccardReward(RolloutReward):
         """The label set the visible text commits to (module docstring, guarded mode), or None and why not; ``report``:
         the prompt's text, whose findings stated present the text after the block may name (red team holdout_r43)."""
         view = visible_text(completion)
+        if report and (case := invented_case_start(visible_text(report), view)) is not None:
+            # a made-up next case ("Case 2:", "Report: FINDINGS: <another report>") and the block after it answer
+            # that case, not the report given (red team holdout_r50)
+            view = view[:case]
         blocks = list(blocks_not_across_reasoning(view, "answer", ignore_case=True))
         if not blocks:
             return None, "no <answer> block in completion"

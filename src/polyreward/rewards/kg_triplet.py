@@ -103,7 +103,7 @@ from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.record_fields import committed_field, record_fields, selected_rows, stage
 from polyreward.verifiers.stand_ins import REMARK_CHARS, disowning_remark
 from polyreward.verifiers.tool_calls import without_html_comments, without_tool_results
-from polyreward.verifiers.turns import without_other_party_lines
+from polyreward.verifiers.turns import invented_case_start, without_other_party_lines
 from polyreward.verifiers.tags import first_block
 
 EMPTY_REFERENCE = ("score", "skip")
@@ -152,6 +152,24 @@ COPIED_LINE_WORDS = 3
 # the status words of a report's label-status template ("Pleural effusion: none.", "Pneumothorax: absent.", which the
 # extractor reads): a finding with its status is one item, not a list (red team holdout_r30)
 _STATUS_WORDS = frozenset("present absent none negative positive yes no uncertain".split())
+
+
+def own_case_report(report: str, prompt: Any) -> str:
+    """``report`` up to a made-up next case written after it (red team ``holdout_r50``): a line that opens a case of
+    the task's shape that is not the prompt's (:func:`polyreward.verifiers.turns.invented_case_start`: "Case 2:" then
+    another findings list and its report, the prompt's instruction again with other findings) reports another patient,
+    so its findings are neither this report's nor hallucinated in it. A heading the report opens with ("Report: The
+    heart is enlarged.") is the report's own: only a case opened after some report text ends it.
+
+    >>> own_case_report("The heart is enlarged.\\n\\nCase 2:\\nPresent: atelectasis", "Present: cardiomegaly")
+    'The heart is enlarged.\\n\\n'
+    """
+    try:
+        text = prompt_text(prompt)
+    except (TypeError, ValueError):
+        return report
+    case = invented_case_start(visible_text(text), report)  # (the report is visible text: the prompt read alike)
+    return report[:case] if case is not None and report[:case].strip() else report
 
 
 def without_prompt_lines(completion: str, prompt: Any) -> str:
@@ -668,6 +686,7 @@ class KGTripletConsistency(RolloutReward):
                 return Scored(None, "the reference graph is empty (no finding the extractor knows): nothing to "
                                     "compare a report with (empty_reference: skip)")
         completion = without_promised(without_foreign_statuses(without_both_ways(structured_report(read_report(completion, self.extractor)))))
+        completion = own_case_report(completion, row.get("prompt"))  # (a made-up next case says nothing of this report)
         if kind := disowned_report(completion):
             return Scored(0.0, f"no report: a remark makes it a stand-in ({kind})")
         if self.drop_prompt_lines:

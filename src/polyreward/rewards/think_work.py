@@ -398,6 +398,30 @@ def repeats_one_sentence(visible: str) -> bool:
     return most >= REPEATED_COPIES and most * 2 >= total
 
 
+# a think of token soup: a degenerate sampler writes each token again right after itself (red team holdout_r50:
+# "divisors divisors of of 36 36 36 the the the number number 9 9 9 count count count count"); from this many words a
+# think where at least half the words repeat the word right before them is soup, not reasoning (a prose "had had" or a
+# "9 9" of a table is one repeat among many words)
+STUTTER_MIN_WORDS = 8
+
+
+def stutters(visible: str) -> bool:
+    """True when ``visible`` (a think's visible, case-folded text) has :data:`STUTTER_MIN_WORDS` words or more and at
+    least half of them repeat the word right before them: a run of doubled and tripled tokens is degenerate output,
+    whatever words it holds. Linear.
+
+    >>> stutters("divisors divisors of of 36 36 36 the the the number number 9 9 9 count count")
+    True
+    >>> stutters("36 has divisors 1, 2, 3, 4, 6, 9, 12, 18 and 36, so 9 9 is not a typo")
+    False
+    """
+    words = _WORD_PART.findall(visible)
+    if len(words) < STUTTER_MIN_WORDS:
+        return False
+    repeats = sum(1 for before, word in zip(words, words[1:]) if word == before)
+    return repeats * 2 >= len(words)
+
+
 def copies_a_block(visible: str, blocks: Sequence[str]) -> bool:
     """True when the words of ``visible`` (a think's visible, case-folded text) are, in order, a run of the words of
     one of ``blocks`` (the other blocks' visible, case-folded texts: the answer, the tool call): the think restates

@@ -662,7 +662,15 @@ def _stands_against(clause: str) -> bool:
     clause = without_reaffirmed(clause)  # "I'm committing to it", "I'm not backing down": commitment, no state (#32)
     if _WRITER_STATE.search(clause) and not _AFFIRMING.search(clause) and len(WORDS.findall(clause)) <= 10:
         return True
-    return bool(_BARE_NEGATION.match(clause) or _EMPTY_OR.match(clause) or _writer_condition(clause) or _ATTRIBUTED_AFTER.search(clause))
+    attributed = _ATTRIBUTED_AFTER.search(clause) is not None and _IMPERATIVE_REPORT.match(clause) is None
+    return bool(_BARE_NEGATION.match(clause) or _EMPTY_OR.match(clause) or _writer_condition(clause) or attributed)
+
+
+# a clause that opens on a reporting verb's bare form, capitalised: an imperative to the reader ("Suggest correlation
+# with BNP and a repeat film.", "Say so if the film is rotated."), a recommendation after the answer, not the answer
+# reported as someone else's ("42, says my friend", "C -- suggested by the hint"); red team holdout_r50
+_IMPERATIVE_REPORT = re.compile(r"\A\W*(?:Suggest|Say|Claim|Think|Believe|Insist|Write|Vote|Swear|Return|Tell|Inform|"
+                                r"Contend|Maintain|Argue|Assert|Hint|Imply)\s+(?!(?:that|so|otherwise)\b)[a-z]")
 
 
 _FAILED_CHECK = re.compile(r"\bcheck\w*\s+(?:failed|fails|did(?:n't|\s+not)\s+(?:pass|work))|\bfailed\s+(?:the\s+|my\s+)?(?:sanity\s+)?check"

@@ -58,7 +58,7 @@ from polyreward.verifiers.call_formats import (
     yaml_item_calls,
 )
 from polyreward.verifiers.reading import INVISIBLE, normalise
-from polyreward.verifiers.tags import tag_blocks
+from polyreward.verifiers.tags import tag_blocks, unclosed_block
 from polyreward.verifiers.turns import END_OF_SEQUENCE, END_OF_TURN, TEMPLATE_TURN_HEADER, TURN_TOKEN, WRITER_ROLES
 
 Call = dict[str, Any]
@@ -360,6 +360,7 @@ def writer_call_turns(text: str) -> str:
     >>> writer_call_turns("<tool_call>{}</tool_call><|im_end|><|im_start|>user<tool_response>{}</tool_response><|im_end|><|im_start|>assistant Done.")
     '<tool_call>{}</tool_call>\\n Done.'
     """
+    text = without_unfinished_reasoning_calls(text)
     if TURN_TOKEN.search(text) is None:
         return without_tool_results(text)
     if (end := END_OF_SEQUENCE.search(text)) is not None:
@@ -368,11 +369,44 @@ def writer_call_turns(text: str) -> str:
     for header in TEMPLATE_TURN_HEADER.finditer(text):
         if role in WRITER_ROLES:
             parts.append(text[position:header.start()])
+        elif _invented_turn(role, text[position:header.start()]):
+            role = ""  # (red team holdout_r50) the writer's own output ended before the turn it invented
+            break
         role, position = (header.group("role") or header.group("tagged")).lower(), header.end()
     if role in WRITER_ROLES:
         parts.append(text[position:])
     kept = "\n".join(part[:turn_end.start()] if (turn_end := END_OF_TURN.search(part)) else part for part in parts)
     return without_tool_results(kept)
+
+
+def _invented_turn(role: str, body: str) -> bool:
+    """Is a ``user`` or ``system`` turn written in the reply one the writer made up: it holds no tool result (what the
+    environment puts between the writer's turns is a ``<tool_response>`` / ``<observation>``), so the writer's own
+    output ended before it and its later turns answer a user it invented (red team ``holdout_r50``: ``<call for
+    Lisbon><|im_end|><|im_start|>user And in Porto?<|im_end|><|im_start|>assistant <call for Porto>`` makes the
+    Lisbon call only)."""
+    return role in ("user", "system", "human") and not any(f"<{tag}>" in body.lower() for tag in TOOL_RESULT_TAGS)
+
+
+def without_unfinished_reasoning_calls(text: str) -> str:
+    """``text`` cut before a ``<think>`` left open when its reasoning goes on after the last call block written in it:
+    the reply was cut off while still reasoning, so the blocks it drafted there were never sent (a reasoning parser
+    puts everything after an unclosed ``<think>`` into the reasoning, where no tool parser looks; red team
+    ``holdout_r50``: ``<think>The call would be: <tool_call>{...}</tool_call> But should I ask the user firs`` makes
+    no call). A think left open whose last words are a call block (a writer that forgot ``</think>`` before its
+    call) is kept: nothing after the block says the writer was still weighing it.
+
+    >>> without_unfinished_reasoning_calls("<think>Plan: <tool_call>{}</tool_call> or should I ask fir")
+    ''
+    >>> without_unfinished_reasoning_calls("<think>Plan.\\n<tool_call>{}</tool_call>")
+    '<think>Plan.\\n<tool_call>{}</tool_call>'
+    """
+    if "<tool_call>" not in text or (body := unclosed_block(text, "think")) is None:
+        return text
+    closer = body.rfind("</tool_call>")
+    if closer < 0 or not TURN_TOKEN.sub("", body[closer + len("</tool_call>"):]).strip():
+        return text
+    return text[:len(text) - len(body) - len("<think>")]
 
 
 def without_tool_results(text: str) -> str:

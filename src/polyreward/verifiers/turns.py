@@ -588,6 +588,121 @@ def template_item_start(prompt: str, completion: str) -> int | None:
     return None
 
 
+# --- a made-up next case after (or instead of) the answer --------------------------------------------------------
+# A policy that runs past its answer goes on with the task's own shape: "Case 2:", "Example 4", "Question 2:",
+# "Report 3:", "Q:", or a line that opens as the prompt opens ("Hourly PM2.5 (µg/m³) at <another station> on <another
+# day>, ..."), then a made-up case and often its answer (red team holdout_r50). What stands from there on answers that
+# case, not the one asked: it neither supplies the answer nor takes it away.
+
+# a case heading that opens a line: a word naming an item of the task, numbered or bare, then ":" / "." / a line end
+_CASE_HEADING = re.compile(r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?P<word>Case|Example|Question|Report|Patient|Problem|Exercise|Item|Q)"
+                           r"(?:[ \t]*#?[ \t]*(?P<number>\d{1,3}))?[ \t]*(?:\*\*)?[ \t]*(?:[:.)][ \t]*(?:\*\*)?|(?=\n))", re.MULTILINE)
+_PROMPT_OPENING_WORDS = 4  # a line that opens with the prompt's first words, this many, restarts its case
+
+
+def _opening_words(text: str) -> list[str]:
+    return [word.lower() for word in re.findall(r"\S+", text)]
+
+
+def _lists_options(text: str, at: int) -> bool:
+    """Does the paragraph from ``at`` list two options or more ("A. Deny it", "B. Refer her")? A bare "Q:" opens a new
+    case only as a multiple-choice item does; one without options is the writer's own question about the case ("Q:
+    Could the big heart be the AP projection? A: Yes, ..." in a report: red team holdout_r43)."""
+    stop = text.find("\n\n", at)
+    return len(_OPTION_LINE.findall(text[at:stop if stop >= 0 else len(text)])) >= 2
+
+
+def invented_case_start(prompt: str, completion: str, start: int = 0) -> int | None:
+    """Where ``completion`` opens a made-up next case at or after ``start``, or None (red team ``holdout_r50``):
+
+    * a line that opens with a case heading (``Case 2:``, ``### Example 4``, ``Question 5:``, ``Report:``; a numbered
+      one needs words after it, so an answer list's ``Question 2: B`` is none; a bare ``Q:`` or ``Question:`` one needs
+      options after it) whose words (on its line, else the next line) are not the prompt's (:func:`_same_question`):
+      ``Q: <the question asked>`` or ``Report: FINDINGS: <the report given>`` restates the case, it opens none;
+    * a line that opens with the prompt's first words (:data:`_PROMPT_OPENING_WORDS`) and is not the prompt's first
+      line, or is, but a line after it in its paragraph gives one of the prompt's labels other content (``Present:
+      atelectasis`` under the prompt's instruction again, for a prompt whose ``Present:`` line lists other findings).
+
+    >>> invented_case_start("FINDINGS: Small effusion.", "<answer>pleural effusion</answer>\\n\\nCase 2:\\nFINDINGS: Large pneumothorax.")
+    35
+    >>> invented_case_start("FINDINGS: Small effusion.", "Report: FINDINGS: Small effusion.\\n<answer>pleural effusion</answer>") is None
+    True
+    >>> invented_case_start("Write the findings section.\\nPresent: edema", "The lungs are wet.\\nWrite the findings section.\\nPresent: atelectasis")
+    19
+    """
+    if not prompt or not completion:
+        return None
+    prompt = whole_prompt(prompt)
+    found = [at for at in (_case_heading_start(prompt, completion, start), _prompt_restart(prompt, completion, start))
+             if at is not None]
+    return min(found, default=None)
+
+
+def _case_heading_start(prompt: str, completion: str, start: int) -> int | None:
+    """The first case heading at or after ``start`` that opens a case other than the prompt's (see above), or None."""
+    asked = set(_tokens(prompt))
+    for heading in list(_CASE_HEADING.finditer(completion, start))[:50]:
+        number = heading.group("number")
+        if not number and heading.group("word") in ("Q", "Question") and not _lists_options(completion, heading.end()):
+            continue  # "Q: Could the big heart be the AP projection? A: Yes": the writer's question about the case
+        line_end = completion.find("\n", heading.end())
+        rest = completion[heading.end():line_end if line_end >= 0 else len(completion)].strip()
+        if number is not None and 0 < len(rest.split()) < 3:
+            continue  # "Question 8: A", "Q2: D": an entry of an answer list
+        if not rest and line_end >= 0:
+            rest = completion[line_end + 1:].lstrip("\n").split("\n", 1)[0].strip()
+        if len(_tokens(rest)) >= 2 and not _same_question(_stem(rest), asked):
+            return heading.start()
+    return None
+
+
+def _normalised_line(line: str) -> str:
+    return " ".join(_opening_words(line))
+
+
+def _prompt_restart(prompt: str, completion: str, start: int) -> int | None:
+    """The first line at or after ``start`` that opens as the prompt does and restarts it for another case (see
+    above), or None."""
+    lines = [line for line in prompt.splitlines() if line.strip()]
+    opening = _opening_words(lines[0])[:_PROMPT_OPENING_WORDS] if lines else []
+    if len(opening) < _PROMPT_OPENING_WORDS:
+        return None
+    own = {_normalised_line(line) for line in lines}
+    labels = {line.split(":", 1)[0].strip().lower() for line in lines if ":" in line and len(line.split(":", 1)[0].split()) <= 3}
+    pattern = r"^[ \t]*" + r"\s+".join(re.escape(word) for word in opening)
+    for restart in list(re.finditer(pattern, completion[start:], re.MULTILINE | re.IGNORECASE))[:50]:
+        at = start + restart.start()
+        stop = completion.find("\n\n", at)
+        paragraph = [line for line in completion[at:stop if stop >= 0 else len(completion)].splitlines() if line.strip()][:12]
+        if _normalised_line(paragraph[0]) not in own:
+            return at  # "Hourly PM2.5 (µg/m³) at <the same station> on <the next day>, ..."
+        for line in paragraph[1:]:
+            label = line.split(":", 1)[0].strip().lower() if ":" in line else ""
+            if label in labels and _normalised_line(line) not in own:
+                return at  # the prompt's instruction again, its "Present:" line listing other findings
+    return None
+    asked = set(_tokens(whole_prompt(prompt)))
+    first_line = next((line for line in whole_prompt(prompt).splitlines() if line.strip()), "")
+    opening = _opening_words(first_line)[:_PROMPT_OPENING_WORDS]
+    candidates = [(m.start(), m.end(), m.group("number")) for m in _CASE_HEADING.finditer(completion, start)
+                  if m.group("number") or m.group("word") not in ("Q", "Question") or _lists_options(completion, m.end())][:50]
+    if len(opening) == _PROMPT_OPENING_WORDS:
+        pattern = r"^[ \t]*" + r"\s+".join(re.escape(word) for word in opening)
+        candidates += [(m.start(), m.start(), None) for m in re.finditer(pattern, completion[start:], re.MULTILINE | re.IGNORECASE)][:50]
+        candidates = [(a + start, b + start, n) if b == a and a < start else (a, b, n) for a, b, n in candidates]
+    for at, body_at, number in sorted(candidates):
+        line_end = completion.find("\n", body_at)
+        rest = completion[body_at:line_end if line_end >= 0 else len(completion)].strip()
+        if number is not None and 0 < len(rest.split()) < 3:
+            continue  # "Question 8: A", "Q2: D": an entry of an answer list
+        if not rest and line_end >= 0:
+            following = completion[line_end + 1:].lstrip("\n")
+            rest = following.split("\n", 1)[0].strip()
+        if len(_tokens(rest)) >= 2 and not _same_question(_stem(rest), asked):
+            return at
+    return None
+
+
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
