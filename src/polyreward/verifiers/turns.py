@@ -638,12 +638,36 @@ from polyreward.verifiers.regex_scan import tail_scanned  # noqa: E402
 _END_OF_PROOF = tail_scanned(_END_OF_PROOF)
 
 
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+MIN_ECHO_WORDS = 5
+
+
+def without_echoed_prompt_tail(prompt: str, completion: str) -> str:
+    """``completion`` without the paragraphs it ends on that copy the prompt word for word (five words or more each,
+    after words of the writer's own): the prompt's template or instruction echoed by a model that does not stop
+    ("$\\boxed{12}$ / Please reason step by step, and put your final answer within \\boxed{}." reads the box, not the
+    instruction's empty one: holdout116). The completion as it came when it ends on no such copy."""
+    if not prompt or len(completion) < 2 * MIN_ECHO_WORDS:
+        return completion
+    shown = whole_prompt(prompt)
+    end = len(completion.rstrip())
+    while True:
+        breaks = list(_PARAGRAPH_BREAK.finditer(completion, 0, end))
+        if not breaks:
+            return completion if end == len(completion.rstrip()) else completion[:end]
+        paragraph = completion[breaks[-1].end():end].strip()
+        if len(paragraph.split()) < MIN_ECHO_WORDS or paragraph not in shown or not completion[:breaks[-1].start()].strip():
+            return completion if end == len(completion.rstrip()) else completion[:end]
+        end = breaks[-1].start()
+
+
 def answer_for_the_question(prompt: str, completion: str, read: Callable[[str], object]) -> tuple[str, bool]:
     """``completion`` cut to its last part that answers the question ``prompt`` asks (:func:`for_the_question`), and
     whether two of its parts answer it differently (``read``: a part's answer as a comparable key, or None when the
     part gives none) or it ends in a loop that flips between two answers (:func:`flips_in_loop`). The completion
     whole when it asks no question of its own; the text under the asked part's label where it answers every labelled
     part the prompt lists, one to a line (:func:`.asked_part.asked_part`)."""
+    completion = without_echoed_prompt_tail(prompt, completion)
     parts = for_the_question(prompt, completion)
     if parts is None:
         item = template_item_start(prompt, completion)
