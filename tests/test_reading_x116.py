@@ -192,3 +192,30 @@ def test_out_eliminates_an_option(completion, expected):
 ])
 def test_a_later_round_that_checks_the_answer_is_no_second_answer(completion, expected):
     assert scorer(MathAccuracy, STICKERS)(completion, "48") == expected
+
+
+COLLISION = ("In a perfectly inelastic collision between two carts on a frictionless track, which of the following "
+             "quantities are conserved?\nI. Total momentum\nII. Total kinetic energy\nIII. Total energy\n\n(A) I only\n"
+             "(B) II only\n(C) III only\n(D) I and II only\n(E) I and III only")
+
+
+@pytest.mark.parametrize("completion, expected", [
+    ("Momentum is conserved, kinetic energy is not, total energy always is.\n\n(E) I and III only", 1.0),
+    ("Momentum is conserved, kinetic energy is not, total energy always is.\n\nAnswer: E\n\nIn a perfectly inelastic "
+     "collision between two carts on a frictionless track, which of the following quantities are conserved?", 1.0),
+    ("Momentum is conserved; I'm not sure about energy.\n\n(A) I only\n(B) II only\n(C) III only\n(D) I and II only\n"
+     "(E) I and III only", 0.0),
+])
+def test_one_option_line_is_a_choice_not_an_echo(completion, expected):
+    assert scorer(ChoiceAccuracy, COLLISION)(completion, "E") == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(answer=st.integers(min_value=2, max_value=999), echoes=st.integers(min_value=1, max_value=3))
+def test_an_echoed_instruction_never_changes_the_answer(answer, echoes):
+    """Paragraphs that copy the prompt after the answer are dropped: the score is the answer's alone."""
+    prompt = "Compute the value. Please reason step by step, and put your final answer within \\boxed{}."
+    echo = "\n\nPlease reason step by step, and put your final answer within \\boxed{}." * echoes
+    score = scorer(MathAccuracy, prompt)
+    assert score(f"The value is $\\boxed{{{answer}}}$.{echo}", str(answer)) == 1.0
+    assert score(f"The value is $\\boxed{{{answer}}}$.{echo}", str(answer + 1)) == 0.0

@@ -646,7 +646,8 @@ def without_echoed_prompt_tail(prompt: str, completion: str) -> str:
     """``completion`` without the paragraphs it ends on that copy the prompt word for word (five words or more each,
     after words of the writer's own): the prompt's template or instruction echoed by a model that does not stop
     ("$\\boxed{12}$ / Please reason step by step, and put your final answer within \\boxed{}." reads the box, not the
-    instruction's empty one: holdout116). The completion as it came when it ends on no such copy."""
+    instruction's empty one: holdout116); one option's line alone ("(E) I and III only") is a choice, not an echo. The
+    completion as it came when it ends on no such copy."""
     if not prompt or len(completion) < 2 * MIN_ECHO_WORDS:
         return completion
     shown = whole_prompt(prompt)
@@ -656,7 +657,8 @@ def without_echoed_prompt_tail(prompt: str, completion: str) -> str:
         if not breaks:
             return completion if end == len(completion.rstrip()) else completion[:end]
         paragraph = completion[breaks[-1].end():end].strip()
-        if len(paragraph.split()) < MIN_ECHO_WORDS or paragraph not in shown or not completion[:breaks[-1].start()].strip():
+        if (len(paragraph.split()) < MIN_ECHO_WORDS or paragraph not in shown or not completion[:breaks[-1].start()].strip()
+                or "\n" not in paragraph and _OPTION_LINE.match(paragraph)):  # "(E) I and III only": one option, chosen
             return completion if end == len(completion.rstrip()) else completion[:end]
         end = breaks[-1].start()
 
