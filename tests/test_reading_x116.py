@@ -12,7 +12,8 @@
 * Paragraphs at the end that copy the prompt word for word (its instruction echoed) are not the writer's answer
   (``turns.without_echoed_prompt_tail``).
 * A text cut off inside a sentence that opens by pausing to reconsider ("Actually, the answer is", "Hmm, hold on,
-  I think I mis", "Wait, actually,") commits to nothing (``not_a_value.cut_off_pausing``).
+  I think I mis", "Wait, actually,") commits to nothing (``not_a_value.cut_off_pausing``); "Actually," and "Hmm,"
+  pause only toward the answer or a fault ("Actually, a faster way to see this is" is an aside).
 * A cut-off box holding the integer part of a decimal the work reached ("= 3.5$ ... \\boxed{3") is cut short, not
   complete (``broken_markup._EQUATION_END``); "so B is out" eliminates B (``commitment._NEGATED_AFTER``); a later
   round of the writer's that checks the answer and ends confirming is no second answer
@@ -138,6 +139,10 @@ def test_the_prompt_echoed_at_the_end_is_not_the_answer(completion, expected):
     ("So Leo gets $\\boxed{8.25}$ dollars in change.\n\nBut wait -- is tax included? No, so it stands.", 1.0),
     ("I first got 8.75. Actually, the answer is 8.25", 1.0),
     ("So Leo gets $\\boxed{8.25}$ dollars in change.\n\nI hope this helps and", 1.0),
+    # "Actually" / "Hmm" open an aside too: they pause only toward the answer or a fault
+    ("So Leo gets $\\boxed{8.25}$ dollars in change.\n\nActually, a faster way to see this is", 1.0),
+    ("So Leo gets $\\boxed{8.25}$ dollars in change.\n\nHmm, a nicer way to set this up is", 1.0),
+    ("So Leo gets $\\boxed{8.25}$ dollars in change.\n\nHmm, I think I made", 0.0),
 ])
 def test_a_text_cut_off_while_pausing_commits_to_nothing_math(completion, expected):
     assert scorer(MathAccuracy, CHANGE)(completion, "8.25") == expected
@@ -154,7 +159,7 @@ def test_a_text_cut_off_while_pausing_commits_to_nothing_choice(completion, expe
 
 
 @settings(max_examples=60, deadline=None)
-@given(opener=st.sampled_from(["But wait", "Wait", "Hmm, hold on", "Actually", "No wait", "Oops", "On second thought"]),
+@given(opener=st.sampled_from(["But wait", "Wait", "Hmm, hold on", "Wait, actually", "No wait", "Oops", "On second thought"]),
        tail=st.sampled_from(["", ",", ", the answer is", ", I think I mis", " -- let me recheck the"]),
        finished=st.sampled_from(["", ".", " 45.", " 45"]))
 def test_a_pause_is_cut_off_only_without_a_stop_or_a_value(opener, tail, finished):
