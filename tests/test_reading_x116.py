@@ -224,3 +224,16 @@ def test_an_echoed_instruction_never_changes_the_answer(answer, echoes):
     score = scorer(MathAccuracy, prompt)
     assert score(f"The value is $\\boxed{{{answer}}}$.{echo}", str(answer)) == 1.0
     assert score(f"The value is $\\boxed{{{answer}}}$.{echo}", str(answer + 1)) == 0.0
+
+
+CELL = ("Which statement about mitochondria is correct?\nA. They store the cell's genetic code\n"
+        "B. They are the site of oxidative phosphorylation in the cell\nC. They make ribosomal RNA\nD. They digest waste")
+
+
+@pytest.mark.parametrize("completion, expected", [
+    ("The correct statement is:\n\nThey are the site of oxidative phosphorylation in the cell", 1.0),
+    ("Answer: B\n\nB. They are the site of oxidative phosphorylation in the cell", 1.0),
+    ("I'm torn between A and B.\n\nWhich statement about mitochondria is correct?", 0.0),
+])
+def test_an_option_s_text_alone_is_a_choice_not_an_echo(completion, expected):
+    assert scorer(ChoiceAccuracy, CELL)(completion, "B") == expected

@@ -642,11 +642,19 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 MIN_ECHO_WORDS = 5
 
 
+def _names_one_option(paragraph: str, prompt: str) -> bool:
+    """Is ``paragraph`` (one line) an option's line of ``prompt`` or a part of one: a choice named by its label or its
+    text ("(E) I and III only", "The mitochondria is the powerhouse of the cell"), not an echo?"""
+    return _OPTION_LINE.match(paragraph) is not None or any(
+        paragraph in line.group() for line in re.finditer(r"^[ \t]*\(?[A-J][.)][ \t]+[^\n]*", prompt, re.MULTILINE))
+
+
 def without_echoed_prompt_tail(prompt: str, completion: str) -> str:
     """``completion`` without the paragraphs it ends on that copy the prompt word for word (five words or more each,
     after words of the writer's own): the prompt's template or instruction echoed by a model that does not stop
     ("$\\boxed{12}$ / Please reason step by step, and put your final answer within \\boxed{}." reads the box, not the
-    instruction's empty one: holdout116); one option's line alone ("(E) I and III only") is a choice, not an echo. The
+    instruction's empty one: holdout116); one option's line or text alone ("(E) I and III only") is a choice, not an
+    echo. The
     completion as it came when it ends on no such copy."""
     if not prompt or len(completion) < 2 * MIN_ECHO_WORDS:
         return completion
@@ -658,7 +666,7 @@ def without_echoed_prompt_tail(prompt: str, completion: str) -> str:
             return completion if end == len(completion.rstrip()) else completion[:end]
         paragraph = completion[breaks[-1].end():end].strip()
         if (len(paragraph.split()) < MIN_ECHO_WORDS or paragraph not in shown or not completion[:breaks[-1].start()].strip()
-                or "\n" not in paragraph and _OPTION_LINE.match(paragraph)):  # "(E) I and III only": one option, chosen
+                or "\n" not in paragraph and _names_one_option(paragraph, shown)):  # "(E) I and III only": one option, chosen
             return completion if end == len(completion.rstrip()) else completion[:end]
         end = breaks[-1].start()
 
