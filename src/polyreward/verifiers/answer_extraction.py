@@ -60,7 +60,7 @@ from polyreward.verifiers.later_values import chain_end_after, check_section_ope
 from polyreward.verifiers.math_normalize import NUMBER_WORD, VALUE_WORDS, number_from_words, parse_numeral, same_number, unicode_roots, value_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
-from polyreward.verifiers.not_a_value import CUT_OFF_QUALIFYING, DANGLING_WORDS, cut_off_after, measured_from, unfilled_answer_line
+from polyreward.verifiers.not_a_value import CUT_OFF_QUALIFYING, DANGLING_WORDS, cut_off_after, cut_off_pausing, measured_from, unfilled_answer_line
 from polyreward.verifiers.later_summary import summary_before_other, summary_concludes_other
 from polyreward.verifiers.answer_forms import (
     AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, RECORD_ANSWER_LINE, form_withholds, answer_fields_disagree, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD,
@@ -235,15 +235,43 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
         # "The answer is 10.<|im_end|><|im_start|>assistant Sorry ... The answer is 12.": the writer's own later turn
         # takes it back or gives another (holdout25); it never supplies the answer; each round after an end-of-sequence
         # token is read on its own too ("64</s>Answer: 32</s>Answer: 64": never settled; holdout82)
-        again = extract_answer("\n\n".join(rounds), final_bang)
+        again = _round_answer(rounds, found.text, final_bang)
         if again is not None and (not again.text or not same_final_value(again.text, found.text)):  # (hedged, withdrawn, ...)
             return again if again.text and corrected_when_challenged(text) else Extracted("", "conflicting")
         if len(rounds) > 1 and not corrected_when_challenged(text) and any(
-                (one_round := extract_answer(one, final_bang)) is not None and one_round.text and not same_final_value(one_round.text, found.text) for one in rounds):
+                (one_round := _round_answer([one], found.text, final_bang)) is not None and one_round.text and not same_final_value(one_round.text, found.text) for one in rounds):
             return Extracted("", "conflicting")
     if found is not None and found.text and alternates(strip_thinking(texts[0])):
         return Extracted("", "conflicting")  # "The answer is 6. The answer is 8. The answer is 6.": never settled (holdout82)
+    if found is not None and found.text and cut_off_pausing(strip_thinking(texts[0])):
+        return Extracted("", "truncated")  # "\\boxed{8.25} ... Actually, the answer is": cut off taking it back (holdout116)
     return found
+
+
+# a text that ends confirming what it checked: "so both conditions hold.", "so yes.", "✓"
+_ENDS_CONFIRMING = re.compile(r"\b(?:holds?|checks?\s+out|works|correct|confirmed|yes)\W*\Z|✓\W*\Z", re.IGNORECASE)
+
+
+def _round_answer(rounds: list[str], answer: str, final_bang: str) -> Extracted | None:
+    """The answer the writer's later rounds (after an end of turn) give together, read for conflicts with ``answer``;
+    None where it is only the last number of a round that checks the answer (:func:`_checks_answer`) and the other
+    rounds give no value ("Emma has **48** stickers. / User: Can you show how to check it? / Assistant: 48 + 16 = 64,
+    and 48 is three times 16, so both conditions hold. / User: Great, thanks! / Assistant: You're" keeps 48;
+    holdout116)."""
+    again = extract_answer("\n\n".join(rounds), final_bang)
+    if again is not None and again.text and again.source in _TRAILING_SOURCES and all(
+            _checks_answer(one, answer, final_bang) or (said := extract_answer(one, final_bang)) is None or not said.text for one in rounds):
+        return None
+    return again
+
+
+def _checks_answer(said: str, answer: str, final_bang: str) -> bool:
+    """Does ``said`` check ``answer``: it ends confirming ("... hold.", "so yes.", "✓") and, read after a statement of
+    ``answer``, leaves that answer standing ("Sorry, 48 was wrong; Emma has 16" does not)?"""
+    if _ENDS_CONFIRMING.search(said) is None or "\n" in answer:
+        return False
+    after_answer = extract_answer(f"The answer is {answer}.\n\n{said}", final_bang)
+    return after_answer is not None and bool(after_answer.text) and same_final_value(after_answer.text, answer)
 
 
 def _reasoning_concludes_otherwise(view: str, found: Extracted) -> bool:

@@ -58,7 +58,7 @@ from polyreward.verifiers.later_summary import summary_names_other_letter
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.option_statement import listed_with_another, named_by_words, opening_statement, spelled
 from polyreward.verifiers.negative_questions import in_the_questions_words
-from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
+from polyreward.verifiers.not_a_value import bound_not_value, cut_off_pausing, unfilled_answer_line
 from polyreward.verifiers.closing_checks import passing_check_start
 from polyreward.verifiers.math_forms import prompt_options
 from polyreward.verifiers.option_checks import (against_the_options, cognate_mentions, letter_with_its_text, option_mentions, record_names_another,
@@ -326,6 +326,8 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     found = _extract_letter(text, letters, options)
     if found[0] is not None and (masked := keys_masked(text)) is not None and _extract_letter(masked, letters, options)[0] != found[0]:
         return None, "key_value"
+    if found[0] is not None and cut_off_pausing(strip_thinking(text)):
+        return None, "truncated"  # "Answer: C / Wait, actually,": cut off taking it back (holdout116)
     return found
 
 

@@ -91,7 +91,9 @@ _NEGATED_AFTER = re.compile(
     # (red team holdout_r48) "the exception": what an EXCEPT stem asks for ("\\boxed{D} is not the exception; the
     # exception is E"); (holdout114) "5 isn't my final answer"
     r"(?:the\s+|a\s+|an\s+|my\s+|our\s+)?(?:correct\s+|right\s+|final\s+|best\s+)?(?:answer|option|choice|solution|exception|it|true|valid|right|correct|possible)\b"
-    r"|\A[\s.,:;]*(?:is|was|are|would\s+be|seems|looks)\s+(?:wrong|incorrect|false|a\s+mistake|ruled\s+out|eliminated|excluded|impossible)\b"
+    # "so B is out": eliminated (holdout116; "is out of" is a range or a total, "out of the question" is read too)
+    r"|\A[\s.,:;]*(?:is|was|are|would\s+be|seems|looks)\s+(?:wrong|incorrect|false|a\s+mistake|ruled\s+out|eliminated|excluded|impossible|"
+    r"out(?!\s+of\b)|out\s+of\s+the\s+question)\b"
     # "45 works; 42 does not.", "Checked 42: invalid.", "| 42 | rejected |": a verdict on the value in its own clause or cell
     r"|\A\s*(?:does|do|did|will|would)(?:\s+not|n't)(?:\s+(?:work|hold|fit|apply|satisfy\s+\w+))?\s*(?:[.;!,|]|\Z)"
     # "(Amoxicillin, option A, doesn't work because ...)": the verdict with its reason (holdout20)

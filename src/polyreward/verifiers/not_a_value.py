@@ -249,6 +249,25 @@ CUT_OFF_QUALIFYING = re.compile(r"\d(?:[^\d.!?\n]|\.(?=\d))*?\b(?:would|could|mi
                                 re.IGNORECASE)
 
 
+# a last sentence cut off while the writer pauses to reconsider: it opens with a pause ("But wait", "Hmm, hold on",
+# "Actually, the answer", "No wait", "Oops") and the text ends inside it, no stop at the end and no value, sign or letter in it
+# ("\\boxed{8.25}. Actually, the answer is", "Final answer: 215. Hmm, hold on, I think I mis", "Answer: C. Wait,
+# actually,": holdout116) -- a model that runs out of tokens while taking its answer back commits to nothing;
+# "Actually, the answer is 42" (a value), "Wait -- yes, 42 stands." (a stop) and "I hope this helps and" (no pause) stay
+_CUT_OFF_PAUSING = re.compile(r"(?:\A|[.!?:\n])[^\S\n]*[*_(\[\-–—]*[^\S\n]*(?:(?:but|and|no|oh|hmm+)[^\w\n]{1,3})?"
+                              r"(?:(?:wait|hold[^\S\n]+on|hang[^\S\n]+on|oops|on[^\S\n]+second[^\S\n]+thought)\b"
+                              # "Actually," and "Hmm," also open an aside ("Actually, a faster way to see this is"): they
+                              # pause only toward the answer or a fault ("Actually, the answer is", "Hmm, I think I made")
+                              r"|(?:hmm+|actually)\b(?=[^.!?\n]*\b(?:answer|result|correct|should|wrong|mistake|error|mis\w*|made|forgot)\b))"
+                              r"(?-i:[^.!?\n\d=\\$A-E]|\B[A-E]|[A-E]\B)*\Z", re.IGNORECASE)
+
+
+def cut_off_pausing(text: str) -> bool:
+    """Does ``text`` end, cut off, inside a sentence that opens by pausing to reconsider (above)? Example: "The answer
+    is 42.\\n\\nBut wait," is True; "The answer is 42.\\n\\nBut wait -- the check holds." is False."""
+    return _CUT_OFF_PAUSING.search(text.rstrip()[-160:]) is not None
+
+
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 

@@ -90,11 +90,13 @@ WRITER_ROLES = frozenset({"assistant", "model", "bot", "ai", "gpt"})
 _OTHER_TURN_FIRST = re.compile(r"\A\s*" + _template_header(r"system|user|human|tool") + r"\b|\A\s*" + _role_token("system|user"))
 _WRITER_HEADER = re.compile(_template_header("assistant|model") + r"[ \t]*(?:<\|end_header_id\|>)?|" + _role_token("assistant"))
 # a question heading that opens a line: "Question:", "**Question 2:**", "Q:", "Problem:", "### Problem 3:", "Human:", or
-# a textbook's numbered exercise ("\\textbf{Exercise 2.4.}", "**Problem 3.**", "Exercise 2.4.": holdout54)
-_HEADING = (r"[ \t]*(?:#{1,4}[ \t]*)?(?:(?:\*\*)?(?:Question|Q|Problem|Exercise|Human|User|Instruction)(?:[ \t]*\d{1,3})?"
+# a numbered question, problem or exercise ("\\textbf{Exercise 2.4.}", "**Problem 3.**", "Exercise 2.4.": holdout54;
+# "Problem 2. What is ...?", a markdown heading "### Problem 2" alone on its line: holdout116)
+_HEADING = (r"[ \t]*(?:#{1,4}[ \t]*(?:Question|Problem|Exercise)[ \t]+\d{1,3}[ \t]*(?=\n|\Z)|"
+            r"(?:#{1,4}[ \t]*)?(?:(?:\*\*)?(?:Question|Q|Problem|Exercise|Human|User|Instruction)(?:[ \t]*\d{1,3})?"
             r"[ \t]*(?:\*\*)?[ \t]*:"
             r"|(?:\*\*|\\textbf\{)(?:Question|Problem|Exercise)[ \t]+\d{1,3}(?:\.\d{1,3})*[ \t]*[.:]?[ \t]*(?:\*\*|\})[ \t]*:?"
-            r"|Exercise[ \t]+\d{1,3}(?:\.\d{1,3})*[ \t]*[.:])")
+            r"|(?:Question|Problem|Exercise)[ \t]+\d{1,3}(?:\.\d{1,3})*[ \t]*[.:](?=[ \t\n])))")
 _NEW_QUESTION = re.compile(r"^" + _HEADING, re.MULTILINE)
 # a made-up user turn on a line of its own after the writer's words, up to the writer's next header ("Assistant:")
 _MADE_UP_USER_TURN = re.compile(r"(?<=\S)(\s*\n)[ \t]*(?:\*\*)?(?:Human|User)[ \t]*(?:\*\*)?[ \t]*:[^\n]*(?:\n(?![ \t]*(?:\*\*)?(?:Assistant|AI|Model)[ \t]*(?:\*\*)?[ \t]*:)[^\n]*)*")
@@ -234,9 +236,14 @@ def _turn_span(text: str) -> tuple[int, int]:
     return start, len(text) if boundary is None else boundary.start()
 
 
+def _may_hold_heading(text: str) -> bool:
+    """Can ``text`` hold a question heading (speed only): a colon, or a numbered heading's word ("Problem 2.")."""
+    return ":" in text or "Problem" in text or "Question" in text or "Exercise" in text
+
+
 def _question_end(text: str, start: int, end: int) -> int:
     """Where a question the writer makes up after answering starts in ``text[start:end]``, else ``end``."""
-    if ":" in text:
+    if _may_hold_heading(text):
         for heading in _NEW_QUESTION.finditer(text, start, end):
             line_end = text.find("\n", heading.end())
             rest_of_line = text[heading.end():line_end if line_end >= 0 else len(text)]
@@ -288,10 +295,28 @@ def without_unfinished_repeat(text: str) -> str:
     while count - 2 - repeated > earlier and earlier - 1 - repeated >= 0 and (
             lines[count - 2 - repeated].strip() == lines[earlier - 1 - repeated].strip() != ""):
         repeated += 1
-    if repeated == 0:
-        return text
+    if repeated == 0:  # a restart of an earlier line, cut off before its value: "Solution: ... 2 ×" (holdout116)
+        return text[:len(text) - len(lines[-1]) - 1] if _restart_before_value(last, lines[earlier].strip()) else text
     cut = sum(len(line) + 1 for line in lines[count - 1 - repeated:])
     return text[:len(text) - cut]
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _restart_before_value(copy: str, line: str) -> bool:
+    """Is ``copy``, the start of an earlier ``line`` that the text ends on, a restart of that line cut off before the
+    value it reaches: three words or more, not cut inside a number, and without the line's last number? It says
+    nothing the line has not said ("Solution: Tomato plants: 3 × 9 = 27. Pepper plants: 2 ×" after the whole line
+    ending "Total: 27 + 14 = 41."); a copy cut inside a number ("\\boxed{10" of "\\boxed{1000}") may be the start of
+    another value (holdout104) and stays."""
+    if len(copy.split()) < 3:
+        return False
+    following = line[len(copy):len(copy) + 1]
+    if copy[-1].isdigit() and (following.isdigit() or following in ".,"):
+        return False
+    numbers = _NUMBER.findall(line)
+    return not numbers or numbers[-1] not in _NUMBER.findall(copy)
 
 
 def _cut_off_box_copy(text: str, line_start: int) -> int | None:
@@ -469,29 +494,45 @@ def _last_question(prompt: str) -> str:
     return prompt[last.end():] if last is not None else prompt
 
 
-def _same_question(question: str, asked: set[str]) -> bool:
-    """Is ``question`` the question asked (``asked``: the prompt's tokens, :func:`_tokens`)? Every number of it the
-    prompt's, and either the same two or more numbers as the prompt or three tokens or more, nine in ten of them the
-    prompt's ("Which planet is the largest?" is not "Which planet is known as the Red Planet?")."""
+def _same_question(question: str, asked: list[str]) -> bool:
+    """Is ``question`` the question asked (``asked``: the prompt's tokens in order, :func:`_tokens`)? Every number of
+    it the prompt's, and either the same two or more numbers as the prompt or three tokens or more, nine in ten of
+    them the prompt's and in the prompt's order ("Which planet is the largest?" is not "Which planet is known as the
+    Red Planet?"; "Which process changes water vapor into liquid water?" is not "Which process changes liquid water
+    into water vapor?": holdout116)."""
     tokens = _tokens(question)
     numbers = {token for token in tokens if token[0].isdigit()}
     if any(number not in asked for number in numbers):
         return False
     if len(numbers) >= 2 and numbers == {token for token in asked if token[0].isdigit()}:
         return True  # "What is 7!/5!?" for "Evaluate $\\frac{7!}{5!}$": the same numbers, asked in other words
-    return len(tokens) >= 3 and sum(token in asked for token in tokens) >= 0.9 * len(tokens)
+    return len(tokens) >= 3 and _in_order(tokens, asked) >= 0.9 * len(tokens)
+
+
+def _in_order(tokens: list[str], asked: list[str]) -> int:
+    """How many of ``tokens`` are found in ``asked`` in the same order, each after the one found before it (greedy:
+    a token found nowhere after the last one found is skipped). Example: ["liquid", "water", "vapor"] in ["water",
+    "vapor", "liquid", "water"] finds 2 ("liquid", "water")."""
+    found, at = 0, 0
+    for token in tokens:
+        try:
+            at = asked.index(token, at) + 1
+        except ValueError:
+            continue
+        found += 1
+    return found
 
 
 def for_the_question(prompt: str, completion: str) -> list[str] | None:
     """The parts of ``completion`` that answer the question ``prompt`` asks (see above), in order: the text before
     the first question heading (left out when blank) and the response under each heading that asks it again ("" when
     that heading has none); None when no heading in the completion asks it."""
-    if not prompt or not completion or (":" not in completion and "<" not in completion and "[" not in completion):
+    if not prompt or not completion or not (_may_hold_heading(completion) or "<" in completion or "[" in completion):
         return None
     headings = list(_QUESTION_HEADING.finditer(completion))[:50]
     if not headings:
         return None
-    asked = set(_tokens(_stem(_last_question(prompt))))
+    asked = _tokens(_stem(_last_question(prompt)))
     parts = [completion[:headings[0].start()]] if completion[:headings[0].start()].strip() else []
     matched = in_thread = False
     for number, heading in enumerate(headings):
@@ -537,8 +578,8 @@ def _item_opening(prompt: str, start: int, mark_at: int) -> int:
 def _template(prompt: str) -> tuple[str, re.Pattern[str] | None, bool, str] | None:
     """The prompt's few-shot template, or None when it shows none: its answer mark (as written), the pattern of the
     header every item opens with (None when they share none), whether its last item lists options, and that item
-    (the question asked). A template is two items or more, or one under a header, the last one's mark closing the
-    prompt."""
+    (the question asked). A template is two items or more, or one under a header or listing options (MMLU's
+    question, its options, "Answer:"), the last one's mark closing the prompt."""
     marks = list(_ITEM_MARK.finditer(prompt))
     if not marks or prompt[marks[-1].end():].strip():
         return None
@@ -551,11 +592,19 @@ def _template(prompt: str) -> tuple[str, re.Pattern[str] | None, bool, str] | No
         headers.add(re.sub(r"\d+", "0", header.group().strip()) if header else None)
         start = max(prompt.find("\n\n", found.end()), found.end())
     header = headers.pop() if len(headers) == 1 else None
-    if header is None and len(marks) < 2:
-        return None
     last = prompt[opening:marks[-1].start()]
+    options = len(_OPTION_LINE.findall(last)) >= 2
+    if header is None and len(marks) < 2 and not options:
+        return None  # one item with neither a header nor options: no template shown (an MMLU item is one: holdout116)
     pattern = None if header is None else re.compile(r"^[ \t]*" + re.escape(header).replace("0", r"\d{1,3}"), re.MULTILINE)
-    return mark, pattern, len(_OPTION_LINE.findall(last)) >= 2, last
+    return mark, pattern, options, last
+
+
+def _options_item(prompt: str) -> tuple[str, None, bool, str] | None:
+    """The template a multiple-choice prompt shows without an answer mark of its own: its question and options are
+    an item, answered after "Answer:" (a made-up next question -- "Question 2: ...? / A. Joule ... / Answer: C" -- has
+    that shape: holdout116); None when the prompt lists no options."""
+    return ("Answer:", None, True, prompt) if len(_OPTION_LINE.findall(prompt)) >= 2 else None
 
 
 def template_item_start(prompt: str, completion: str) -> int | None:
@@ -566,11 +615,11 @@ def template_item_start(prompt: str, completion: str) -> int | None:
     echoed): it neither supplies the answer nor takes it away; the answer is what comes before it."""
     if not prompt or ":" not in completion:
         return None
-    template = _template(whole_prompt(prompt))
+    template = _template(whole_prompt(prompt)) or _options_item(whole_prompt(prompt))
     if template is None:
         return None
     mark, header, options, last = template
-    asked = set(_tokens(_stem(_last_question(last))))
+    asked = _tokens(_stem(_last_question(last)))
     starts = {at.end() for at in _PARAGRAPH_START.finditer(completion)}
     if header is not None:
         starts.update(at.start() for at in header.finditer(completion))
@@ -715,12 +764,46 @@ from polyreward.verifiers.regex_scan import tail_scanned  # noqa: E402
 _END_OF_PROOF = tail_scanned(_END_OF_PROOF)
 
 
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+MIN_ECHO_WORDS = 5
+
+
+def _names_one_option(paragraph: str, prompt: str) -> bool:
+    """Is ``paragraph`` (one line) an option's line of ``prompt`` or a part of one: a choice named by its label or its
+    text ("(E) I and III only", "The mitochondria is the powerhouse of the cell"), not an echo?"""
+    return _OPTION_LINE.match(paragraph) is not None or any(
+        paragraph in line.group() for line in re.finditer(r"^[ \t]*\(?[A-J][.)][ \t]+[^\n]*", prompt, re.MULTILINE))
+
+
+def without_echoed_prompt_tail(prompt: str, completion: str) -> str:
+    """``completion`` without the paragraphs it ends on that copy the prompt word for word (five words or more each,
+    after words of the writer's own): the prompt's template or instruction echoed by a model that does not stop
+    ("$\\boxed{12}$ / Please reason step by step, and put your final answer within \\boxed{}." reads the box, not the
+    instruction's empty one: holdout116); one option's line or text alone ("(E) I and III only") is a choice, not an
+    echo. The
+    completion as it came when it ends on no such copy."""
+    if not prompt or len(completion) < 2 * MIN_ECHO_WORDS:
+        return completion
+    shown = whole_prompt(prompt)
+    end = len(completion.rstrip())
+    while True:
+        breaks = list(_PARAGRAPH_BREAK.finditer(completion, 0, end))
+        if not breaks:
+            return completion if end == len(completion.rstrip()) else completion[:end]
+        paragraph = completion[breaks[-1].end():end].strip()
+        if (len(paragraph.split()) < MIN_ECHO_WORDS or paragraph not in shown or not completion[:breaks[-1].start()].strip()
+                or "\n" not in paragraph and _names_one_option(paragraph, shown)):  # "(E) I and III only": one option, chosen
+            return completion if end == len(completion.rstrip()) else completion[:end]
+        end = breaks[-1].start()
+
+
 def answer_for_the_question(prompt: str, completion: str, read: Callable[[str], object]) -> tuple[str, bool]:
     """``completion`` cut to its last part that answers the question ``prompt`` asks (:func:`for_the_question`), and
     whether two of its parts answer it differently (``read``: a part's answer as a comparable key, or None when the
     part gives none) or it ends in a loop that flips between two answers (:func:`flips_in_loop`). The completion
     whole when it asks no question of its own; the text under the asked part's label where it answers every labelled
     part the prompt lists, one to a line (:func:`.asked_part.asked_part`)."""
+    completion = without_echoed_prompt_tail(prompt, completion)
     parts = for_the_question(prompt, completion)
     if parts is None:
         item = template_item_start(prompt, completion)
