@@ -689,7 +689,7 @@ def invented_case_start(prompt: str, completion: str, start: int = 0) -> int | N
 
 def _case_heading_start(prompt: str, completion: str, start: int) -> int | None:
     """The first case heading at or after ``start`` that opens a case other than the prompt's (see above), or None."""
-    asked = set(_tokens(prompt))
+    asked = _tokens(prompt)
     for heading in list(_CASE_HEADING.finditer(completion, start))[:50]:
         number = heading.group("number")
         if not number and heading.group("word") in ("Q", "Question") and not _lists_options(completion, heading.end()):
@@ -730,7 +730,7 @@ def _prompt_restart(prompt: str, completion: str, start: int) -> int | None:
             if label in labels and _normalised_line(line) not in own:
                 return at  # the prompt's instruction again, its "Present:" line listing other findings
     return None
-    asked = set(_tokens(whole_prompt(prompt)))
+    asked = _tokens(whole_prompt(prompt))
     first_line = next((line for line in whole_prompt(prompt).splitlines() if line.strip()), "")
     opening = _opening_words(first_line)[:_PROMPT_OPENING_WORDS]
     candidates = [(m.start(), m.end(), m.group("number")) for m in _CASE_HEADING.finditer(completion, start)
