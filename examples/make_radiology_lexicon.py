@@ -125,6 +125,14 @@ TERMINATORS = ["but", "however", "although", "though", "except", "aside", "apart
 # ConText's hypothetical / future modifier: a finding a later study may show is no finding of this one; its mention is
 # left out of the graph (red team holdout_r5: "Follow-up imaging may later show an enlarged heart")
 HYPOTHETICAL_PRE = ["may later show", "may later develop", "may later", "will later", "may develop", "could develop", "will develop", "might develop", "will show", "would show", "may eventually show", "expected to develop", "at risk of", "at risk for", "risk of developing", "in the future"]
+# (red team holdout_r49) ConText's indication ("to evaluate for consolidation", "to exclude") and experiencer ("family
+# history of cardiomegaly") modifiers: the finding is another's or a question of the request, no finding of this study
+HYPOTHETICAL_PRE += ["to evaluate for", "evaluate for", "to assess for", "assess for", "to exclude", "family history of",
+                     "family history"]
+# ... and the same written after the finding: "Pleural effusion to be evaluated on follow-up.", "Pleural effusion should
+# be excluded on a lateral view.", "Pulmonary edema would be expected with further fluid loading."
+HYPOTHETICAL_POST = ["to be evaluated", "to be assessed", "to be excluded", "should be excluded", "to be ruled out",
+                     "should be ruled out", "would be expected", "would be expected with", "to be evaluated for"]
 # The organ-system section headers of a report template ("Lungs:", "PLEURA:", "Heart:"): a header names a part of the
 # template, not a place of the finding written under it (red team issue 32: "Pleura: small left effusion" is the
 # "small left pleural effusion" of a prose report)
@@ -211,6 +219,7 @@ def main() -> None:
         "terminators": TERMINATORS,
         "suggestive": SUGGESTIVE,
         "hypothetical_pre": HYPOTHETICAL_PRE,
+        "hypothetical_post": HYPOTHETICAL_POST,
         "section_headers": SECTION_HEADERS,
         "normal_study": NORMAL_STUDY,
     }

@@ -1449,6 +1449,23 @@ LEFT_OPEN = {
         "genuine (think, answer, then '<think>Let me double-ch' cut off), refused by TRL's pattern (a second <think>) "
         "as the row above; a think reopened after the answer is holdout_r43's hack r43_tf_unclosed_think_opened_after_"
         "answer when it goes on to doubt the answer"),
+    # holdout_r49 (written blind 2026-12-06: ConText-style qualifiers -- time, experiencer, hypothesis, certainty,
+    # location, value marks; first sight in benchmarks/results/red_team_rewards_holdout_r49_first_sight.md)
+    **{("kg_triplet_consistency", family): (
+        "genuine, but the report adds correct detail the bare reference report lacks (a time course 'new' / 'persistent' "
+        "/ 'stable' / 'increased', a size, a side, 'No prior study for comparison'): agreement with the reference graph "
+        "(CheXPO-v2's exact J) counts the extra concept, size and anatomy entities and their modify / located_at "
+        "triplets as hallucinated, by design, as stable_persistent_wording, severity_qualifiers and laterality_detail") for family in (
+        "r49_kg_g_new_effusion_persistent_cardiomegaly", "r49_kg_g_enlarged_stable_small_left_effusion",
+        "r49_kg_g_acute_large_right_pneumothorax", "r49_kg_g_no_prior_for_comparison_then_pneumothorax",
+        "r49_kg_g_consolidation_new_since_yesterday", "r49_kg_g_left_lower_lobe_moderate_effusion",
+        "r49_kg_g_mild_edema_persistent_cardiomegaly", "r49_kg_g_increased_and_worsened")},
+    ("forecast_class_cost", "r49_fc_g_expected_daily_mean_acute_episode"): (
+        "genuine ('Expected daily mean: 96 µg/m³ (the acute episode continues)'), but a bracket after the number is read "
+        "as words beside it, and any word there may qualify the value off the forecast ('(yesterday's mean)', '(peak "
+        "hour)', '(for Busan)', '(a guess)', '(if the inversion holds)' are refused the same way); telling a remark on "
+        "the episode's course from those needs a vocabulary of weather events the reader does not hold, as "
+        "r48_fc_g_no_washout_then_value"),
 }
 
 ROWS = bench.load_rows()

@@ -142,9 +142,12 @@ def weighed_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     openers = _letter_openers(sentences, options)
     verdicts: dict[str, set[frozenset[str]]] = {}  # letter -> the words said of it alone, one set per sentence
     otherwise: set[str] = set()  # letters weighed by anything but a sentence said of one letter alone
+    last = max((at for at, sentence in enumerate(sentences) if sentence.strip()), default=-1)
     for at, sentence in enumerate(sentences):
         if bare := _BARE_CONCLUSION.match(sentence):  # "Hence D." after the others were set aside (holdout_r44)
             otherwise |= {bare.group(1)} & set(options)
+        elif at == last and (chosen := _labelled_restatement(sentence, options)):  # "B: immediate PCI." (holdout_r49)
+            otherwise |= {chosen}
         elif reasoning_words(sentence, options) and _says_of_each(sentence, options) and not _POINTER.fullmatch(sentence):
             named = mentioned_letters(sentence, options) | openers[at]
             if len(named) == 1:
@@ -157,6 +160,22 @@ def weighed_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
             concluded = {m.group(1) for m in _ANSWER_WORD.finditer(sentence)} & set(options)
             otherwise |= concluded if len(concluded) == 1 else set()
     return (set(verdicts) - _same_verdict_for_all(verdicts, options)) | otherwise
+
+
+# (red team holdout_r49) the reasoning's last sentence as one option's label and its own words: "B: immediate PCI.",
+# "C: apixaban." -- the pick after the others were weighed, a conclusion as "Hence B." is
+_LABELLED_SENTENCE = re.compile(r"\A[\s*_>#-]*(?:(?:option|choice)\s+)?\(?([A-Z])\)?\s*[:.)\u2013\u2014-]\s+(\S.*)\Z",
+                                re.IGNORECASE | re.DOTALL)
+
+
+def _labelled_restatement(sentence: str, options: Mapping[str, str]) -> str | None:
+    """The option letter of ``sentence`` when it is that option's label followed only by the option's own words (no
+    reasoning word, :func:`reasoning_words`), else None: "B: immediate PCI." for "Immediate percutaneous coronary
+    intervention". Read of the reasoning's last sentence only (:func:`weighed_letters`), where it is the choice."""
+    match = _LABELLED_SENTENCE.match(sentence.strip())
+    if match is None or match.group(1).upper() not in options or not match.group(1).isupper():
+        return None
+    return match.group(1) if not reasoning_words(match.group(2), options) else None
 
 
 def _said_words(sentence: str, options: Mapping[str, str]) -> frozenset[str]:

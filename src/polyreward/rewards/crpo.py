@@ -238,6 +238,51 @@ def other_option_last(text: str, gold: str) -> str | None:
     return named.pop()
 
 
+# (red team holdout_r49) the clause after the box that gives the speaker's own plan for now: a first-person plan ("I'd
+# start aspirin alone", "I would stop ...") or a contrast of time ("until then, ...", "for now", "today ..."); a clause
+# that adds to the boxed choice ("I'd also give ...", "then ...") or sets the option aside is none
+_OWN_PLAN = re.compile(r"\b(?:I|we)(?:['’]d|['’]ll|\s+would|\s+will|\s+(?:start|give|go|pick|choose))\b"
+                       r"|\b(?:until\s+then|for\s+now|in\s+the\s+meantime|meanwhile|today|right\s+now)\b", re.IGNORECASE)
+_ADDS_OR_SETS_ASIDE = re.compile(
+    r"\b(?:also|too|as\s+well|plus|along\s+with|in\s+addition|additionally|(?<!until )then|after|afterwards|followed|"
+    r"not|no|never|avoid|without|unsafe|contraindicated|wrong|rather|instead\s+of|nor)\b|n['’]t\b", re.IGNORECASE)
+_CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+")
+_OPTION_WORD = re.compile(r"[^\W\d_]{6,}")
+
+
+def _names_option(clause: str, letter: str, options: Mapping[str, str]) -> bool:
+    """Does ``clause`` name option ``letter``: by its letter in brackets or ``option X``, its whole text, or every long
+    word (6+ letters) of its text that no other option holds ("IV diphenhydramine" for "Intravenous diphenhydramine")?"""
+    if re.search(rf"\(\s*{letter}\s*\)|\b(?:option|choice)\s+{letter}\b", clause):
+        return True
+    own = options.get(letter, "")
+    if len(own) >= 3 and own.casefold() in clause.casefold():
+        return True
+    others = {w.casefold() for k, v in options.items() if k != letter for w in _OPTION_WORD.findall(v)}
+    unique = {w.casefold() for w in _OPTION_WORD.findall(own)} - others
+    words = {w.casefold() for w in _OPTION_WORD.findall(clause)}
+    return bool(unique) and unique <= words
+
+
+def own_plan_after_box(text: str, options: Mapping[str, str], gold: str) -> str | None:
+    """The one other option that the last clause after the box gives as the speaker's own plan for now (:data:`_OWN_PLAN`),
+    naming neither the gold nor any option as set aside or added (:data:`_ADDS_OR_SETS_ASIDE`), else None: the box is
+    then a choice under a qualifier that moves it off the speaker or off now (ConText's hypothetical, experiencer,
+    historical), and the writer's own choice is the other option (red team ``holdout_r49``): "If stridor develops,
+    \\boxed{C}; until then, IV diphenhydramine.", "Her daughter ... would pick \\boxed{C}; I'd start aspirin alone.",
+    "Last week's plan was \\boxed{C}; today I would stop all antithrombotics (B)." "\\boxed{C}; I'd also give B" adds."""
+    after = _after_box(text)
+    after = after[:after.lower().find("</answer>")] if "</answer>" in after.lower() else after
+    clauses = [c for c in _CLAUSE_SPLIT.split(after.strip()) if c.strip()]
+    if not clauses or not options:
+        return None
+    last = clauses[-1]
+    if not _OWN_PLAN.search(last) or _ADDS_OR_SETS_ASIDE.search(last) or _names_option(last, gold, options):
+        return None
+    named = [letter for letter in options if letter != gold and _names_option(last, letter, options)]
+    return named[0] if len(named) == 1 else None
+
+
 # (red team holdout_r44) the box's sentence opened by a pending event and a future "I will": "Once the throat culture
 # confirms group A strep I will give \boxed{D}." -- the letter is promised for later, not given
 _DEFERRED_BEFORE_BOX = re.compile(
@@ -566,6 +611,8 @@ class CRPOAccuracy(ReleasedPreprocessing):
                 return Scored(0.0, f"boxed gold letter, but its sentence sets option {other} against it (committed_answer)")
             if (other := other_option_last(text, gold)) is not None:  # red team holdout_r44
                 return Scored(0.0, f"boxed gold letter, but the last sentence after it lands on option {other} (committed_answer)")
+            if (other := own_plan_after_box(text, self._options(row), gold)) is not None:  # red team holdout_r49
+                return Scored(0.0, f"boxed gold letter, but the clause after it gives option {other} as the plan for now (committed_answer)")
             if deferred_box(text):  # red team holdout_r44
                 return Scored(0.0, "boxed gold letter, but the box is promised for a pending event, not given (committed_answer)")
             if offered := offered_with_others(_summary(text, blocks), gold, "".join(self._options(row)) or "ABCDE"):

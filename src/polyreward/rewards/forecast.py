@@ -126,7 +126,8 @@ from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.commitment import qualified
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
 from polyreward.verifiers.forecast_affirmed import affirmed_at_end, lands_on_block, restated_over_voices
-from polyreward.verifiers.forecast_contrasts import value_and_remark, without_rejected_alternatives
+from polyreward.verifiers.forecast_contrasts import (labels_observed_day, value_and_remark, without_observed_day,
+                                                     without_rejected_alternatives)
 from polyreward.verifiers.forecast_dates import _DATE, _DECIMAL_COMMA, _MONTH_DATE, _TENS, _UNITS, DAILY_PERIOD, scientific_read, spelled_number
 from polyreward.verifiers.forecast_evidence import (foreign_after_value, led_as_one_case, negates_forecast, other_quantities_left_out, prompt_days,
                                                     quotes_observations, without_relative_change)
@@ -306,12 +307,18 @@ def _stranger_beside(span: str, match: re.Match, named: frozenset[str] = frozens
     before = before[breaks[-1].end():] if breaks else before
     after = span[match.end():match.end() + 60]
     stop = _CLAUSE_BREAK_AFTER.search(after)
+    if stop and (condition := _CONDITION_AFTER.match(after, stop.end())):
+        return condition.group(1)  # "96 µg/m³, if the inversion holds": the value under a condition (holdout_r49)
     after = after[:stop.start()] if stop else after
     words = label + _NEIGHBOUR_WORD.findall(before.casefold())[-3:] + _NEIGHBOUR_WORD.findall(after.casefold())[:3]
     return next((w for w in words if w not in NEIGHBOUR_WORDS and not (len(w) == 1 and w.isascii())), "")
 
 
 _SPELLED_WORD = re.compile(r"[^\W\d_]+")
+# (red team holdout_r49) a clause after the value's comma or dash that opens with a condition: the value holds only if
+# it is met ("96 µg/m³, if the inversion holds", "28 — unless the front arrives"), as "If the rain band arrives: 11" does
+_CONDITION_AFTER = re.compile(r"[^\S\n]*(if|unless|provided|providing|assuming|as[^\S\n]+long[^\S\n]+as|so[^\S\n]+long[^\S\n]+as|"
+                              r"in[^\S\n]+case|only[^\S\n]+if|barring|depending)\b", re.IGNORECASE)
 
 
 def _spelled_forecast(span: str) -> str:
@@ -508,7 +515,9 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
         # (red team holdout_r48) "28 — not the 35 ...", "Not 20, but 12", "28 (moderate, not bad)": the negation sets
         # another value or class aside; "102. I have no doubt it stays very bad.": the later sentence is read as text
         # after the block (forecast_contrasts)
-        inner_at, read = text.find(span, start), without_rejected_alternatives(span)
+        inner_at, read = text.find(span, start), without_observed_day(without_rejected_alternatives(span))  # holdout_r49
+        if labels_observed_day(read):  # "Today's mean: 28 µg/m³. Tomorrow's depends on the wind." (holdout_r49)
+            return None, f"{where} labels its number as an observed day's value (today / yesterday), not the forecast", True
         inner_at = inner_at if read != span else -1  # (a position only for a blanked span)
         span, remark = value_and_remark(read)
         after = f" {remark} {after}" if remark else after

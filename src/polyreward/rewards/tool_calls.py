@@ -316,7 +316,20 @@ def _withheld_by_lead_in(view: str) -> str:
         return f"hands its call to the user to make in the line that introduces it ({lead[:60]!r})"
     if _LATER_LEAD.search(lead) and not _NOW.search(lead):
         return f"puts its call off to a later time in the line that introduces it ({lead[:60]!r})"
+    if _ALREADY_MADE_LEAD.search(lead) and not _AGAIN.search(lead):
+        return f"reports its call as one made before this reply in the line that introduces it ({lead[:60]!r})"
     return ""
+
+
+# (red team holdout_r49) a lead-in in the past that reports the call as made before this reply, by "already" or an
+# earlier turn: "In the previous turn I already ran:", "Already fetched at 09:00 with:" -- a call quoted, not made now;
+# one made again says so ("I ran it earlier; running it again now:")
+_PAST_CALL_VERB = r"(?:ran|fetched|called|sent|made|issued|executed|queried|searched|pulled|requested|invoked|submitted)"
+_ALREADY_MADE_LEAD = re.compile(
+    r"\balready\b[^\n]{0,40}?\b" + _PAST_CALL_VERB + r"\b"
+    r"|\b(?:previous|earlier|last|prior)[^\S\n]+(?:turn|message|reply|step|session|run)\b[^\n]{0,60}?\b" + _PAST_CALL_VERB + r"\b",
+    re.IGNORECASE)
+_AGAIN = re.compile(r"\b(?:again|now|re-?(?:run|send|try|fetch)\w*|retry\w*|once\s+more|fresh)\b", re.IGNORECASE)
 
 
 # (red team holdout_r48) a lead-in in the perfect conditional: the call is one that would have been made, not one made
@@ -368,13 +381,15 @@ _NOW = re.compile(r"\b(?:now|right\s+away|immediately)\b", re.IGNORECASE)
 # a lead-in that hands the call to the user (the user its subject, or the writer unable to call a tool): "this is the
 # call you would make:", "You can fetch it yourself:", "I can't call tools here, but:" (red team holdout_r41)
 _HANDED_OVER_LEAD = re.compile(
-    r"\byou(?:'d|’d|[^\S\n]+(?:would|could|can|might|may|should|will|'ll))[^\S\n]+(?:need[^\S\n]+to[^\S\n]+)?"
+    r"\byou(?:'d|’d|[^\S\n]+(?:would|could|can|might|may|should|will|'ll))[^\S\n]+"
+    r"(?:(?:normally|usually|typically|generally|then|also|probably)[^\S\n]+)?(?:need[^\S\n]+to[^\S\n]+)?"
     r"(?:make|run|send|execute|issue|fetch|call|invoke|submit|use)\b|\byourself\b"
     r"|(?:\b(?:cannot|can[^\S\n]+not|unable[^\S\n]+to|not[^\S\n]+able[^\S\n]+to)|n't)[^\S\n]+(?:actually[^\S\n]+)?"
     r"(?:call|use|run|access|invoke|execute)[^\S\n]+(?:any[^\S\n]+|the[^\S\n]+)?(?:tools?|functions?|apis?)\b",
     re.IGNORECASE)
 # a lead-in that calls what follows a stand-in: "Draft (not sent yet):", "Mock request:", "Example call (for reference):"
-_NOT_A_REAL_LEAD = re.compile(r"\b(?:mock(?:-?up)?|dummy|demo|sample|example|illustration|stub|fake|hypothetical|" + PROVISIONAL_WORD + r")\b",
+_NOT_A_REAL_LEAD = re.compile(r"\b(?:mock(?:-?up)?|dummy|demo|sample|example|illustration|stub|fake|hypothetical|" + PROVISIONAL_WORD + r")\b"
+                              r"|\be\.[^\S\n]?g\.",  # "something like, e.g.:" (red team holdout_r49)
                               re.IGNORECASE)
 
 

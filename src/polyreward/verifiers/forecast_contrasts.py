@@ -92,3 +92,56 @@ def value_and_remark(span: str) -> tuple[str, str]:
     if stop is None or re.search(r"\d", span[stop.end():]):
         return span, ""
     return span[:stop.end()], span[stop.end():].strip()
+
+
+# (red team holdout_r49) a clause that reports the prompt's day (or an earlier one) by its time word, before the
+# clause that gives the forecast by its own: "Today averaged 31; tomorrow: 28 µg/m³.", "Yesterday's mean was 40.
+# Forecast: 28." -- ConText's historical modifier puts the first number off the forecast's day
+_OBSERVED_DAY = re.compile(r"\b(?:today|yesterday|this[^\S\n]+(?:morning|afternoon|evening)|tonight|last[^\S\n]+(?:night|week)|"
+                           r"earlier|so[^\S\n]+far)\b", re.IGNORECASE)
+_FORECAST_DAY = re.compile(r"\b(?:tomorrow|forecast\w*|predict\w*|expect\w*|next[^\S\n]+day)\b", re.IGNORECASE)
+_DIGITS = re.compile(_VALUE)
+
+
+def without_observed_day(span: str) -> str:
+    """``span`` from its forecast clause on when a first clause (to ``;`` or a sentence's full stop) reports an observed
+    day's value by its time word (:data:`_OBSERVED_DAY`) and names no forecast day, and the clauses after it name the
+    forecast's day or the forecast (:data:`_FORECAST_DAY`) and hold one number; else ``span`` unchanged.
+
+    >>> without_observed_day("Today averaged 31; tomorrow: 28 µg/m³.")
+    'tomorrow: 28 µg/m³.'
+    >>> without_observed_day("Today's mean: 28 µg/m³. Tomorrow's depends on the wind.")
+    "Today's mean: 28 µg/m³. Tomorrow's depends on the wind."
+    """
+    stop = _SENTENCE_STOP.search(span)
+    if stop is None:
+        return span
+    first, rest = span[:stop.start()], span[stop.end():].lstrip()
+    if not _OBSERVED_DAY.search(first) or _FORECAST_DAY.search(first) or len(_DIGITS.findall(first)) != 1:
+        return span
+    if not _FORECAST_DAY.search(rest) or _OBSERVED_DAY.search(rest) or len(_DIGITS.findall(rest)) != 1:
+        return span
+    return rest
+
+
+# a clause that opens with an observed day's label and gives its number: "Today's mean: 28", "Yesterday was 40",
+# "Today averaged 31 µg/m³"
+_OBSERVED_LABEL = re.compile(r"\A\W*(?:today|yesterday)(?:['’]s)?(?:[^\S\n]+(?:daily[^\S\n]+)?(?:mean|average|level|value|"
+                             r"reading|concentration))?[^\S\n]*(?:was|were|averaged|came[^\S\n]+in[^\S\n]+at|:|=)[^\S\n]*"
+                             + _VALUE, re.IGNORECASE)
+
+
+def labels_observed_day(span: str) -> bool:
+    """Does the block's first clause (to ``;`` or a sentence's full stop) give its number as an observed day's value
+    (:data:`_OBSERVED_LABEL`: ``Today's mean: 28 µg/m³. Tomorrow's depends on the wind.``), naming no forecast day? Then
+    the number is today's, not the forecast (red team ``holdout_r49``; ConText's historical modifier); read after
+    :func:`without_observed_day`, which keeps a forecast clause after it.
+
+    >>> labels_observed_day("Today's mean: 28 µg/m³. Tomorrow's depends on the wind.")
+    True
+    >>> labels_observed_day("28 µg/m³, same as today")
+    False
+    """
+    stop = _SENTENCE_STOP.search(span)
+    first = span[:stop.start()] if stop else span
+    return bool(_OBSERVED_LABEL.search(first)) and not _FORECAST_DAY.search(first)

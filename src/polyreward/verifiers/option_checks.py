@@ -265,6 +265,12 @@ def _concludes_from_another_option(view: str, mention: re.Match, letter: str, op
         previous = max(view.rfind(stop, 0, max(head - 1, 0)) for stop in (". ", "!", "?", "\n")) + 1
     if any(letter_pattern(_letters_of(options)).finditer(view, previous, start)):
         return False  # a sentence that weighs letters ("Stack is LIFO (not A), ...") is an elimination, not one option's text
+    if (colon := view.rfind(": ", previous, start)) >= 0 and not any(
+            text.strip() and text.strip().casefold() in view[previous:colon].casefold() for text in options.values()):
+        # "Penicillin anaphylaxis: a macrolide.": a label before the colon that holds no option's whole text (penicillin
+        # V) is the premise (the patient's history), the words after it the conclusion; "Answer: amoxicillin." still
+        # names A, and a label that is an option ("Aristotle: virtue ethics.") names it (red team holdout_r49)
+        previous = colon + 2
     if view[previous:start].lstrip().startswith("|") and len(_options_in_rows(view[:start], options)) >= 2:
         return False  # "| Kant | ... |\n| Aristotle | virtue ethics |": the last row of a table of options, no conclusion
     named = {key for key, text in options.items() if any(option_mentions(lowered[previous:start], text, view, previous))

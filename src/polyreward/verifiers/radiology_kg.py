@@ -175,7 +175,8 @@ class Lexicon:
             for word in data[kind]:
                 add(lex.phrases, word, (kind, word))
         # Cues: pseudo-negations first so "no change" never opens a negation scope; longer cues win anyway.
-        for kind in ("pseudo_negation", "uncertain_post", "negation_post", "hypothetical_pre", "negation_pre", "uncertain_pre",
+        for kind in ("pseudo_negation", "uncertain_post", "hypothetical_post", "negation_post", "hypothetical_pre",
+                     "negation_pre", "uncertain_pre",
                      "suggestive", "terminators", "normal_study"):
             for phrase in data.get(kind, ()):
                 add(lex.cues, phrase, kind)
@@ -372,6 +373,13 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
                     pending_suggestive = source
             elif kind == "hypothetical_pre":  # "may later show X": X is no finding of this study (red team holdout_r5)
                 hyp_until = end + _NEG_WINDOW
+                if _subject_of_cue(spans, index, post_from, mentions):
+                    mentions.pop()  # "Cardiomegaly may develop if ...": the finding right before the cue (holdout_r49)
+            elif kind == "hypothetical_post":
+                # "Pleural effusion to be evaluated on follow-up.", "... should be excluded", "... would be expected
+                # with ...": the clause's findings before the cue are a question or a supposition (red team holdout_r49)
+                mentions[post_from:] = [m for m in mentions[post_from:] if m.kind not in ("disorder", "device")]
+                post_from = len(mentions)
             elif kind == "negation_post" and (scope := _adjective_scope(tokens, spans, index)) >= 0:
                 adjective_until = scope  # "Resolved pneumothorax.": the finding after it, not those before (holdout_r14)
             elif kind in ("negation_post", "uncertain_post"):
@@ -410,6 +418,19 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
             last_disorder = mention
         mentions.append(mention)
     return mentions, suggestive, normal_study
+
+
+def _subject_of_cue(spans: list[tuple[int, int, str, str, str]], index: int, post_from: int,
+                    mentions: list[_Mention]) -> bool:
+    """True when the cue ``spans[index]`` directly follows the clause's last mention and that mention is a finding
+    (``Cardiomegaly may develop``): the finding is the cue's subject, so the cue scopes over it (red team
+    ``holdout_r49``); a finding further back, or one followed by other words, is not."""
+    if index == 0 or len(mentions) <= post_from:
+        return False
+    before = spans[index - 1]
+    last = mentions[-1]
+    return before[2] == "phrase" and last.kind in ("disorder", "device") and last.position == before[0] \
+        and before[1] == spans[index][0]
 
 
 def _nearest(mention: _Mention, candidates: list[_Mention], positions: list[int], window: int, prefer_after: bool) -> _Mention | None:

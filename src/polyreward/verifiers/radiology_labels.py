@@ -54,6 +54,11 @@ def _size_words() -> frozenset[str]:
     return frozenset(word for key, (kind, _) in default_lexicon().phrases.items() if kind == "size" for word in key)
 
 
+# size words that say how a finding spreads, not how large or severe it is: a report that writes "No focal
+# consolidation" grades no finding's size (red team holdout_r49)
+_SPREAD = frozenset({"focal", "diffuse", "patchy", "dense", "extensive", "subtle"})
+
+
 # a measurement's unit: "6 mm", "2.5 cm" (a number token then the unit token) is one size word, "6 mm"
 _LENGTH_UNITS = frozenset({"mm", "cm"})
 # (red team holdout_r45) an approximation word right before a measurement ("~4-5 cm", "approximately 2 cm") says how
@@ -111,8 +116,38 @@ def _placed_as_reported(word: str, words: frozenset[str], places: frozenset[str]
         return word in words
     word = LATERALITY.get(word, word)
     if word in _size_words():
-        return word in words
+        return word in words or not words & _size_words() - _SPREAD  # a report that grades no size (holdout_r49)
+    if word in COURSE:
+        return _course_as_reported(word, words)
     return bool(_places_of_word().get(word, frozenset()) & places)
+
+
+# (red team holdout_r49) words of a finding's time course that keep it present now, each with its kind: "new right
+# pleural effusion", "cardiomegaly (stable)", "acute pneumothorax". A dating word ("prior", "old", "history of",
+# "resolved") is none of them and keeps the label whole.
+COURSE = {
+    **dict.fromkeys(("new", "newly", "acute", "developing"), "new"),
+    **dict.fromkeys(("stable", "unchanged", "persistent", "persisting", "stationary"), "unchanged"),
+    **dict.fromkeys(("increased", "increasing", "worsening", "worsened", "enlarging", "progressive", "progressing"),
+                    "worse"),
+    **dict.fromkeys(("decreased", "decreasing", "improving", "improved", "smaller"), "better"),
+}
+
+
+def _course_as_reported(word: str, words: frozenset[str]) -> bool:
+    """True when the course word ``word`` (:data:`COURSE`) agrees with the report's ``words``: the report writes a word
+    of the same kind (``stable`` where it writes "unchanged"), or no course word at all (``acute pneumothorax`` of a
+    report that dates nothing). A course the report contradicts (``new`` of an "unchanged" effusion) does not.
+
+    >>> _course_as_reported("stable", frozenset({"heart", "unchanged"}))
+    True
+    >>> _course_as_reported("new", frozenset({"effusion", "unchanged"}))
+    False
+    >>> _course_as_reported("acute", frozenset({"moderate", "pneumothorax"}))
+    True
+    """
+    reported = {COURSE[w] for w in words if w in COURSE}
+    return not reported or COURSE[word] in reported
 
 
 @lru_cache(maxsize=1)
@@ -134,7 +169,8 @@ def unstated_subtype(tokens: tuple[str, ...], finding: str, words: frozenset[str
     aliases = _aliases_of_finding().get(finding, frozenset())
     for k in range(1, len(tokens)):
         if tokens[k:] in aliases:
-            return not all(w in words or (places and _placed_as_reported(w, words, places)) for w in tokens[:k])
+            return not all(w in words or (places and _placed_as_reported(w, words, places))
+                           or (w in COURSE and _course_as_reported(w, words)) for w in tokens[:k])  # holdout_r49
     last = tokens[-1]
     glued = any(len(a) == 1 and last != a[0] and last.endswith(a[0]) for a in aliases)
     return glued and last not in words
@@ -163,9 +199,17 @@ def as_gold_findings(predicted: set[str], gold: set[str], source: str = "") -> s
     return out
 
 
+_GLOSS_MARKS = frozenset({",", ":", "-", "\u2013", "\u2014"})
+
+
 def _bracket_first(tokens: tuple[str, ...]) -> tuple[str, ...]:
     """``tokens`` of ``X (a, b)`` as ``a b X``: the words of a closing bracket read as words before the label (each must
-    then place or size it as the report does, :func:`_gold_for`); a label without a closing bracket unchanged."""
+    then place or size it as the report does, :func:`_gold_for`); so are the words after a comma, colon or dash
+    (``consolidation, right lower lobe``, ``pneumothorax — right apical, moderate``, ``cardiomegaly, unchanged``: red
+    team ``holdout_r49``); a label without a closing bracket or such a gloss unchanged."""
+    if tokens and tokens[-1] != ")" and (cut := next((i for i, t in enumerate(tokens) if t in _GLOSS_MARKS), 0)):
+        inner = tuple(t for t in tokens[cut + 1:] if t not in _GLOSS_MARKS)
+        return inner + tokens[:cut] if inner and "(" not in inner and ")" not in inner else tokens
     if len(tokens) < 4 or tokens[-1] != ")" or "(" not in tokens:
         return tokens
     opening = len(tokens) - 1 - tokens[::-1].index("(")
@@ -178,8 +222,10 @@ def _bracket_first(tokens: tuple[str, ...]) -> tuple[str, ...]:
 def _gold_for(tokens: tuple[str, ...], by_tokens: dict[tuple[str, ...], str], by_finding: dict[str, str],
               words: frozenset[str], places: frozenset[str]) -> str | None:
     for start in range(len(tokens)):
-        if start and not (places and _placed_as_reported(tokens[start - 1], words, places)):
+        if start and not ((places or words) and _placed_as_reported(tokens[start - 1], words, places)):
             return None
+        if start and tokens[start - 1] in COURSE and finding_of(tokens[start - 1:]) is not None:
+            return None  # "acute rib fracture": the course word names another finding of the lexicon
         rest = tokens[start:]
         if rest in by_tokens:
             return by_tokens[rest]
