@@ -187,6 +187,40 @@ def operand_after(text: str, end: int) -> bool:
     return _OPERAND_AFTER.match(text, end) is not None
 
 
+# a mark against a box that changes the value it shows (holdout115): a sign right before it that no operand precedes
+# ("$$-\\boxed{15}$$", "x = -\\boxed{15}", "\\mp\\boxed{7}"), a percent sign or a power right after it ("\\boxed{42}\\%",
+# "\\boxed{12}^{2}"); a degree, an ordinal or a unit after the box ("\\boxed{24}^\\circ", "\\boxed{15}^{th}") keeps the value
+_SIGN_BEFORE = re.compile(r"(?:\A|[=({\[:]|\\[\[(]|\b(?:is|be|was|are)\b)" + _GAP
+                          + r"(?P<sign>[-−]|\\mp|\\pm)(?![A-Za-z])" + _GAP + r"\Z")
+_MARK_AFTER = re.compile(r"[^\S\n]*(?P<mark>\\?%|\^(?:\{[^\S\n]*-?\d{1,3}[^\S\n]*\}|\d))")
+
+
+def marked_box_value(text: str, start: int, end: int, value: str) -> str | None:
+    r"""The value a box at ``text[start:end]`` shows with the marks against it, when a sign before it or a percent
+    sign or power after it changes ``value`` (:data:`_SIGN_BEFORE`, :data:`_MARK_AFTER`), else None: the mark is
+    part of what the writer answers, so ``$$-\boxed{15}$$`` answers -15 and ``\boxed{42}\%`` answers 42%.
+
+    >>> marked_box_value("$$-\\boxed{15}$$", 3, 13, "15")
+    '-15'
+    >>> marked_box_value("So $\\boxed{42}\\%$ of the seats.", 4, 14, "42")
+    '42\\%'
+    >>> marked_box_value("$$\\boxed{24}^\\circ$$", 2, 12, "24") is None
+    True
+    """
+    sign = _SIGN_BEFORE.search(text[text.rfind("\n", 0, start) + 1:start])  # on the box's own line
+    mark = _MARK_AFTER.match(text, end)
+    if sign is None and mark is None:
+        return None
+    shown = value if mark is None else value + mark.group("mark")
+    if sign is None:
+        return shown
+    if sign.group("sign") not in "-−":
+        return f"{sign.group('sign')} {shown}"  # "\mp\boxed{7}": both signs
+    if re.fullmatch(r"-?\d+(?:\.\d+)?", shown):
+        return shown[1:] if shown.startswith("-") else "-" + shown  # "-\boxed{15}" is -15, "-\boxed{-3}" is 3
+    return f"-({shown})"
+
+
 # a chain that goes on from a box to a plain number ending it: "$\\boxed{2^{10}} = 1024$ subsets" (holdout57)
 _CHAIN_END_AFTER = re.compile(r"[^\S\n]*=[^\S\n]*(-?\d+(?:\.\d+)?)(?=[^\S\n]*(?:\$|\\\)|\\\]|[.,;!?\n]|\Z|[^\S\n]+[^\W\d_]))")
 
