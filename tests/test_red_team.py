@@ -323,6 +323,14 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   reason's symbol from a final expression needs the clause's role (a justification after a colon), which no
     #   rule reads yet -- the double negation itself is read (double_negation.cancelled)
     ("holdout114", "x114_m_g_double_negation_affirms", "$32 = 2^5$, so $x + 1 = 5$. There's no w"),
+    # holdout115 (value-changing marks around the gold, written blind), left open after its rules, by design of the
+    #   work-avoidance guard: a count boxed as an unevaluated factorial or power ("\boxed{5!}" for 120, "\boxed{2^6}"
+    #   for 64: an operation left to do where the gold is a number, as "\boxed{2^{10}}" since holdout12) and an
+    #   unsimplified fraction where the question asks for a decimal ("\dfrac{42}{100}" for 0.42: the guard asks for a
+    #   simplified fraction); ``work_avoidance: false`` pays all three
+    ("holdout115", "x115_m_g_factorial_equal_value", "The first spot can be filled 5 ways, the"),
+    ("holdout115", "x115_m_g_power_equal_value", "Each of the 6 elements is either in or o"),
+    ("holdout115", "x115_m_g_fraction_over_100_decimal_gold", "Experimental probability = favorable out"),
 }
 
 

@@ -188,11 +188,32 @@ def operand_after(text: str, end: int) -> bool:
 
 
 # a mark against a box that changes the value it shows (holdout115): a sign right before it that no operand precedes
-# ("$$-\\boxed{15}$$", "x = -\\boxed{15}", "\\mp\\boxed{7}"), a percent sign or a power right after it ("\\boxed{42}\\%",
-# "\\boxed{12}^{2}"); a degree, an ordinal or a unit after the box ("\\boxed{24}^\\circ", "\\boxed{15}^{th}") keeps the value
+# ("$$-\\boxed{15}$$", "x = -\\boxed{15}", "\\mp\\boxed{7}"); right after it a percent sign, a power, a prime, a base
+# subscript, a scale word or suffix ("\\boxed{42}\\%", "\\boxed{12}^{2}", "\\boxed{42}^{\\prime}", "\\boxed{42}_{8}",
+# "\\boxed{42}\\text{ thousand}", "\\boxed{42}k"), or a factorial sign inside the math ("$\\boxed{42}!$"; "$\\boxed{42}$!"
+# outside it is an exclamation); a degree, an ordinal or a unit after the box ("\\boxed{24}^\\circ", "\\boxed{15}^{th}",
+# "\\boxed{42}\\text{ cm}") keeps the value
 _SIGN_BEFORE = re.compile(r"(?:\A|[=({\[:]|\\[\[(]|\b(?:is|be|was|are)\b)" + _GAP
                           + r"(?P<sign>[-−]|\\mp|\\pm)(?![A-Za-z])" + _GAP + r"\Z")
-_MARK_AFTER = re.compile(r"[^\S\n]*(?P<mark>\\?%|\^(?:\{[^\S\n]*-?\d{1,3}[^\S\n]*\}|\d))")
+_SCALE_WORD = r"(?:thousand|million|billion|trillion|dozen|hundred)s?"
+_MARK_AFTER = re.compile(
+    r"[^\S\n]*(?P<mark>\\?%|\^(?:\{[^\S\n]*-?\d{1,3}[^\S\n]*\}|\d)|\^\s*\{?\s*\\prime\s*\}?|_\{?\d{1,2}\}?|!(?=[^\S\n]*(?:\$|\\\]|\\\)))"
+    r"|\\(?:text|mathrm|mbox)\s*\{\s*" + _SCALE_WORD + r"\s*\}|k(?![A-Za-z])|[^\S\n]+" + _SCALE_WORD + r"\b)")
+# a box inside the argument of a command that makes a new value of it: "\\frac{1}{\\boxed{42}}", "\\sqrt{\\boxed{42}}",
+# "\\overline{\\boxed{42}}", "10^{\\boxed{3}}"
+_INSIDE_COMMAND = re.compile(r"(?:\\[dt]?frac\s*\{[^{}]{0,40}\}\s*|\\(?:[dt]?frac|sqrt(?:\[[^\]]{0,5}\])?|overline|bar|log|ln|sin|cos|tan)\s*|[\^_]\s*)\{" + _GAP + r"\Z")
+
+
+def inside_command(text: str, start: int) -> bool:
+    """Is the box starting at ``text[start]`` the argument of a command that makes another value of it
+    (:data:`_INSIDE_COMMAND`: ``\\frac{1}{\\boxed{42}}`` is 1/42, not 42)?"""
+    return _INSIDE_COMMAND.search(text[max(0, start - 60):start]) is not None
+
+
+def _scale_written(mark: str) -> str:
+    """A scale word or suffix after a box as plain text to glue to its value: "\\text{ thousand}" -> " thousand", "k" -> "k"."""
+    word = re.sub(r"\\(?:text|mathrm|mbox)\s*\{|\}", "", mark).strip()
+    return word if len(word) == 1 else " " + word
 
 
 def marked_box_value(text: str, start: int, end: int, value: str) -> str | None:
@@ -211,7 +232,7 @@ def marked_box_value(text: str, start: int, end: int, value: str) -> str | None:
     mark = _MARK_AFTER.match(text, end)
     if sign is None and mark is None:
         return None
-    shown = value if mark is None else value + mark.group("mark")
+    shown = value if mark is None else value + (mark.group("mark") or _scale_written(mark.group()))
     if sign is None:
         return shown
     if sign.group("sign") not in "-−":

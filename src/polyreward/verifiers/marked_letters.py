@@ -1,7 +1,8 @@
 """An option letter with a mark that makes it another token (holdout115: "Answer: C'", "**Answer: A̅**", "Final
 answer: B-cells.", "answer = !A"): a policy paid for the gold letter learns to put it inside a token that names something
 else -- a prime (``C'``, ``C′``: another point, a derivative, a complement), an accent or bar over it (``A̅``, ``Ā``: a
-complement or a mean), a negation sign before it (``!A``, ``¬D``, ``~B``, ``\\neg B``), or a hyphen glued to a
+complement or a mean; ``\\bar{A}``), a complement or a subscript (``A^c``, ``A₁``, ``B_2``), a plus sign
+(``B+``: a blood type or a grade), a negation sign before it (``!A``, ``¬D``, ``~B``, ``\\neg B``), or a hyphen glued to a
 lowercase word (``B-cells``, ``T-helper``: a compound noun, not the option). The reader's letter tiers need a break
 after a letter and so skip such a token, then fall through to an option's text named in the reasoning. A final answer
 phrase that states such a token states no option, so nothing is read from the reasoning instead.
@@ -20,8 +21,9 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 # after the answer phrase: markup and separators, a negation sign, the letter, then its mark; a quote before the letter
 # makes a quote after it a closing quote, not a prime
 _MARKED = re.compile(
-    r"[\s*:=\-–—]*(?P<open>['‘\"“])?[^\S\n]*(?P<neg>!|¬|~|\\(?:neg|lnot)(?![A-Za-z])[^\S\n]*)?(?P<letter>[A-Z])"
-    r"(?P<mark>['′″’]|[\u0300-\u036f]+|-[a-z]{2,}(?:[^\S\n]+[a-z]+)?)?")
+    r"[\s*:=\-–—]*(?P<open>['‘\"“])?[^\S\n]*\$?[^\S\n]*(?P<neg>!|¬|~|\\(?:neg|lnot)(?![A-Za-z])[^\S\n]*)?"
+    r"(?P<accent>\\(?:bar|overline|hat|tilde|widetilde|widehat|dot)\s*\{\s*)?(?P<letter>[A-Z])"
+    r"(?P<mark>['′″’]|[\u0300-\u036f]+|-[a-z]{2,}(?:[^\S\n]+[a-z]+)?|\+(?![\w+])|[₀-₉]|\d+(?![.,]?\d)|_\{?\d|\^\s*\{?\s*(?:c|C|\\prime|\\complement)\b)?")
 
 
 def marked_letter(text: str, anchor: str, letters: str, options: Mapping[str, str]) -> bool:
@@ -48,7 +50,7 @@ def marked_letter(text: str, anchor: str, letters: str, options: Mapping[str, st
     if found is None or found.group("letter") not in letters:
         return False
     mark = found.group("mark") or ""
-    if found.group("neg") is None and not mark:
+    if found.group("neg") is None and found.group("accent") is None and not mark:
         return False
     if mark[:1] in "'’" and found.group("open"):
         return False  # "'C'": a quoted letter
