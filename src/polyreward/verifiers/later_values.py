@@ -228,7 +228,7 @@ def marked_box_value(text: str, start: int, end: int, value: str) -> str | None:
     >>> marked_box_value("$$\\boxed{24}^\\circ$$", 2, 12, "24") is None
     True
     """
-    sign = _SIGN_BEFORE.search(text[text.rfind("\n", 0, start) + 1:start])  # on the box's own line
+    sign = _SIGN_BEFORE.search(text[max(text.rfind("\n", 0, start) + 1, start - 200):start])  # on the box's own line
     mark = _MARK_AFTER.match(text, end)
     if sign is None and mark is None:
         return None

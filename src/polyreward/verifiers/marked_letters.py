@@ -26,6 +26,9 @@ _MARKED = re.compile(
     r"(?P<mark>['′″’]|[\u0300-\u036f]+|-[a-z]{2,}(?:[^\S\n]+[a-z]+)?|\+(?![\w+])|[₀-₉]|\d+(?![.,]?\d)|_\{?\d|\^\s*\{?\s*(?:c|C|\\prime|\\complement)\b)?")
 
 
+_TAIL = 4000
+
+
 def marked_letter(text: str, anchor: str, letters: str, options: Mapping[str, str]) -> bool:
     """Does the last answer phrase of ``text`` (``anchor``, the reader's answer-phrase pattern) state an option letter
     with a mark that makes it another token (module docstring)?
@@ -41,6 +44,7 @@ def marked_letter(text: str, anchor: str, letters: str, options: Mapping[str, st
     >>> marked_letter("Answer: B - it binds", r"(?i:answer)", "ABCDE", {})
     False
     """
+    text = text[-_TAIL:]  # the last answer phrase is in the tail (speed: a megabyte of text is not searched)
     phrases = list(re.compile(anchor).finditer(text))
     if not phrases:
         return False
