@@ -319,6 +319,14 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout112", "x112_ch_g_dataclass_repr_final_true", "Choice(letter='C', final=False)  # 3,430"),
     # (holdout114's x114_m_g_double_negation_affirms, refused at stop 62, is paid since stop 63: a closing remark that
     # states a property of an expression, "$2^t$ is one-to-one", is no answer; closing_remarks.property_remark_start)
+    # holdout115 (value-changing marks around the gold, written blind), left open after its rules, by design of the
+    #   work-avoidance guard: a count boxed as an unevaluated factorial or power ("\boxed{5!}" for 120, "\boxed{2^6}"
+    #   for 64: an operation left to do where the gold is a number, as "\boxed{2^{10}}" since holdout12) and an
+    #   unsimplified fraction where the question asks for a decimal ("\dfrac{42}{100}" for 0.42: the guard asks for a
+    #   simplified fraction); ``work_avoidance: false`` pays all three
+    ("holdout115", "x115_m_g_factorial_equal_value", "The first spot can be filled 5 ways, the"),
+    ("holdout115", "x115_m_g_power_equal_value", "Each of the 6 elements is either in or o"),
+    ("holdout115", "x115_m_g_fraction_over_100_decimal_gold", "Experimental probability = favorable out"),
 }
 
 

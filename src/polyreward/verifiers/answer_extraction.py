@@ -56,7 +56,7 @@ from polyreward.verifiers.restated_forms import MIXED_NUMBER, restated_after, re
 from polyreward.verifiers.closing_remarks import after_closing_words, read_before_remark, without_closing_label, without_rounding
 from polyreward.verifiers.reaffirmation import without_reaffirmed  # ("I won't waver." after a bare value: #32)
 from polyreward.verifiers.hypothetical import counterfactual_clause
-from polyreward.verifiers.later_values import chain_end_after, check_section_opening, confirming_check_start, operand_after
+from polyreward.verifiers.later_values import chain_end_after, check_section_opening, confirming_check_start, inside_command, marked_box_value, operand_after
 from polyreward.verifiers.math_normalize import NUMBER_WORD, VALUE_WORDS, number_from_words, parse_numeral, same_number, unicode_roots, value_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
@@ -466,6 +466,10 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
         return Extracted("", why)
     if found.source == "boxed" and operand_after(text, end):
         return Extracted("", "conflicting")  # "$\\boxed{42} - 3 = 39$": the box is a term of what follows (holdout16)
+    if found.source == "boxed" and inside_command(text, start):
+        return Extracted("", "conflicting")  # "\\frac{1}{\\boxed{42}}": the box is the argument of another value (holdout115)
+    if found.source == "boxed" and (marked := marked_box_value(text, start, end, found.text)) is not None:
+        found = Extracted(marked, "boxed")  # "$$-\\boxed{15}$$", "\\boxed{42}\\%": the mark against the box is part of the value (holdout115)
     if found.source == "boxed" and (chain_end := chain_end_after(text, end)) is not None:
         found = Extracted(found.text + " = " + chain_end, "boxed")  # "$\\boxed{2^{10}} = 1024$": the chain ends on 1024 (holdout57)
     explained = explanation_start(text, end, lambda value: same_number(value, found.text))  # "\\boxed{54} Justification: w = 6 ..."

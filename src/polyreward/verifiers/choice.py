@@ -65,6 +65,7 @@ from polyreward.verifiers.option_checks import (against_the_options, cognate_men
                                                without_own_negative_texts)
 from polyreward.verifiers.answer_forms import JSON_WITHDRAWN, RECORD_ANSWER_LINE as _RECORD_ANSWER, PLAIN_FLAG_UNSET, form_withholds, second_answers
 from polyreward.verifiers.math_notation import FONT_WRAPPERS
+from polyreward.verifiers.math_normalize import uncoloured
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.span_corrections import corrected_answer_line, corrected_value
@@ -81,6 +82,7 @@ from polyreward.verifiers.turns import alternates, answer_for_the_question, corr
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.undecided import undecided
 from polyreward.verifiers.glued_letters import glued_letters
+from polyreward.verifiers.marked_letters import marked_letter
 from polyreward.verifiers.conditional_letters import answers_under_conditions, conditional_other_letter
 from polyreward.verifiers.label_answers import LABELS, LONG_WORD, extract_label, squeeze_whitespace  # noqa: F401 (public here too)
 from polyreward.verifiers.verdict import Verdict
@@ -281,7 +283,9 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*(?::[\s*]*)?" + token)),  # "Option: B" as a label line (holdout89)
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),
         # (a check mark may open the line: "✅ A — Insulin" marks its one line the pick; a cross mark never does)
-        ("line_start", re.compile(r"(?m)^[^\S\n]*(?:[✅✔☑]\ufe0f?[^\S\n]*)?" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]", r"[^\S\n]"))),
+        # (a bracketed gloss that closes the line keeps the letter the line's answer: "C (AB)", "D (vitamin B12)"; holdout115)
+        ("line_start", re.compile(r"(?m)^[^\S\n]*(?:[✅✔☑]\ufe0f?[^\S\n]*)?" + _letter_token(
+            letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]|[^\S\n]+\([^()\n]{1,60}\)[^\S\n]*[.!]?[^\S\n]*$", r"[^\S\n]"))),
         ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, _AFFIRMING_TAIL_TO_END.pattern))),
         ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, AFFIRMED_THEN_GLOSS))),  # "B ✅ — ..." (registers)
         # the reply's first words ("It's A. With a bounded load factor ...") or a result's arrow that ends the text ("= 3 → C) 3") state the pick (holdout88)
@@ -301,7 +305,8 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
 
 def _letter_from_short(text: str, letters: str, options: Mapping[str, str]) -> str | None:
     """A short answer span: "C", "(C)", "C. text", "\\text{C}", or exactly an option's text."""
-    cleaned = re.sub(r"\\" + FONT_WRAPPERS + r"\s*\{([^{}]*)\}", r"\1", text).strip().strip("*$ .").strip()
+    cleaned = re.sub(r"\\" + FONT_WRAPPERS + r"\s*\{([^{}]*)\}", r"\1", uncoloured(text)).strip().strip("*$ .").strip()
+    cleaned = re.sub(r"\A\{([^{}]*)\}\Z", r"\1", cleaned).strip()  # "\\textcolor{green}{C}" leaves the group "{C}" (holdout115)
     match = re.match(r"^(?i:option|choice)?\s*[(\[]?([A-Za-z])[)\]]?(?:[.):\s]|$)", cleaned)
     if match and match.group(1).upper() in letters and (len(cleaned) <= 3 or cleaned[1:2] in ".):" or re.match(r"(?i:option|choice)", cleaned)):
         return match.group(1).upper()
@@ -407,6 +412,8 @@ def _extract_letter(text: str, letters: str, options: Mapping[str, str] | None) 
     if result[0] is not None and (options and glossed_as_another_option(seen, result[0], letters, options) or final_names_no_option(
             seen, max((m.end() for m in letter_mentions(seen, result[0], letters)), default=0), options or {})):
         return None, ""  # "Ans. is 'a' i.e., Riboflavin" (B's text); "... hypocalcemia (B) ... Final answer: None of the above."
+    if result[0] is not None and any(marked_letter(strip_thinking(view), _ANY_ANCHOR.pattern, letters, options or {}) for view in views):
+        return None, ""  # "**Answer: A̅**", "Final answer: B-cells.", "answer = !A": a letter marked as another token (holdout115)
     if result[0] is not None and options and result[1] != "option_text" and marked != result[0]:
         # (a verdict per option names every option beside its own letter: no letter there labels another's text)
         return against_the_options(strip_thinking(views[0]), result, letters, options,  # (its own option named as written too)

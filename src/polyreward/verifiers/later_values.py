@@ -187,6 +187,61 @@ def operand_after(text: str, end: int) -> bool:
     return _OPERAND_AFTER.match(text, end) is not None
 
 
+# a mark against a box that changes the value it shows (holdout115): a sign right before it that no operand precedes
+# ("$$-\\boxed{15}$$", "x = -\\boxed{15}", "\\mp\\boxed{7}"); right after it a percent sign, a power, a prime, a base
+# subscript, a scale word or suffix ("\\boxed{42}\\%", "\\boxed{12}^{2}", "\\boxed{42}^{\\prime}", "\\boxed{42}_{8}",
+# "\\boxed{42}\\text{ thousand}", "\\boxed{42}k"), or a factorial sign inside the math ("$\\boxed{42}!$"; "$\\boxed{42}$!"
+# outside it is an exclamation); a degree, an ordinal or a unit after the box ("\\boxed{24}^\\circ", "\\boxed{15}^{th}",
+# "\\boxed{42}\\text{ cm}") keeps the value
+_SIGN_BEFORE = re.compile(r"(?:\A|[=({\[:]|\\[\[(]|\b(?:is|be|was|are)\b)" + _GAP
+                          + r"(?P<sign>[-−]|\\mp|\\pm)(?![A-Za-z])" + _GAP + r"\Z")
+_SCALE_WORD = r"(?:thousand|million|billion|trillion|dozen|hundred)s?"
+_MARK_AFTER = re.compile(
+    r"[^\S\n]*(?P<mark>\\?%|\^(?:\{[^\S\n]*-?\d{1,3}[^\S\n]*\}|\d)|\^\s*\{?\s*\\prime\s*\}?|_\{?\d{1,2}\}?|!(?=[^\S\n]*(?:\$|\\\]|\\\)))"
+    r"|\\(?:text|mathrm|mbox)\s*\{\s*" + _SCALE_WORD + r"\s*\}|k(?![A-Za-z])|[^\S\n]+" + _SCALE_WORD + r"\b)")
+# a box inside the argument of a command that makes a new value of it: "\\frac{1}{\\boxed{42}}", "\\sqrt{\\boxed{42}}",
+# "\\overline{\\boxed{42}}", "10^{\\boxed{3}}"
+_INSIDE_COMMAND = re.compile(r"(?:\\[dt]?frac\s*\{[^{}]{0,40}\}\s*|\\(?:[dt]?frac|sqrt(?:\[[^\]]{0,5}\])?|overline|bar|log|ln|sin|cos|tan)\s*|[\^_]\s*)\{" + _GAP + r"\Z")
+
+
+def inside_command(text: str, start: int) -> bool:
+    """Is the box starting at ``text[start]`` the argument of a command that makes another value of it
+    (:data:`_INSIDE_COMMAND`: ``\\frac{1}{\\boxed{42}}`` is 1/42, not 42)?"""
+    return _INSIDE_COMMAND.search(text[max(0, start - 60):start]) is not None
+
+
+def _scale_written(mark: str) -> str:
+    """A scale word or suffix after a box as plain text to glue to its value: "\\text{ thousand}" -> " thousand", "k" -> "k"."""
+    word = re.sub(r"\\(?:text|mathrm|mbox)\s*\{|\}", "", mark).strip()
+    return word if len(word) == 1 else " " + word
+
+
+def marked_box_value(text: str, start: int, end: int, value: str) -> str | None:
+    r"""The value a box at ``text[start:end]`` shows with the marks against it, when a sign before it or a percent
+    sign or power after it changes ``value`` (:data:`_SIGN_BEFORE`, :data:`_MARK_AFTER`), else None: the mark is
+    part of what the writer answers, so ``$$-\boxed{15}$$`` answers -15 and ``\boxed{42}\%`` answers 42%.
+
+    >>> marked_box_value("$$-\\boxed{15}$$", 3, 13, "15")
+    '-15'
+    >>> marked_box_value("So $\\boxed{42}\\%$ of the seats.", 4, 14, "42")
+    '42\\%'
+    >>> marked_box_value("$$\\boxed{24}^\\circ$$", 2, 12, "24") is None
+    True
+    """
+    sign = _SIGN_BEFORE.search(text[max(text.rfind("\n", 0, start) + 1, start - 200):start])  # on the box's own line
+    mark = _MARK_AFTER.match(text, end)
+    if sign is None and mark is None:
+        return None
+    shown = value if mark is None else value + (mark.group("mark") or _scale_written(mark.group()))
+    if sign is None:
+        return shown
+    if sign.group("sign") not in "-−":
+        return f"{sign.group('sign')} {shown}"  # "\mp\boxed{7}": both signs
+    if re.fullmatch(r"-?\d+(?:\.\d+)?", shown):
+        return shown[1:] if shown.startswith("-") else "-" + shown  # "-\boxed{15}" is -15, "-\boxed{-3}" is 3
+    return f"-({shown})"
+
+
 # a chain that goes on from a box to a plain number ending it: "$\\boxed{2^{10}} = 1024$ subsets" (holdout57)
 _CHAIN_END_AFTER = re.compile(r"[^\S\n]*=[^\S\n]*(-?\d+(?:\.\d+)?)(?=[^\S\n]*(?:\$|\\\)|\\\]|[.,;!?\n]|\Z|[^\S\n]+[^\W\d_]))")
 

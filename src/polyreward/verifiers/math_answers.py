@@ -22,6 +22,7 @@ from polyreward.verifiers.math_relations import inequality_in_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.dialogues import unsettled_dialogue
 from polyreward.verifiers.open_answers import left_open
+from polyreward.verifiers.asked_notation import in_asked_notation
 from polyreward.verifiers.number_locale import answer_line, english_numerals, scales_asked, words_disagree
 from polyreward.verifiers.polynomial import parse_polynomial
 from polyreward.verifiers.rounded_final import approximated_value
@@ -150,7 +151,7 @@ def prepare_prediction(completion: str, final_bang: str = "punctuation", prompt:
     labelled = option_label(found.text)
     if labelled is not None and labelled[1]:  # "(B) 5", "\\textbf{(C)}\\ 210": the value, labelled with its option's letter
         return _prepared(labelled[1], found.source, labelled[0])
-    return _prepared(found.text, found.source)
+    return _prepared(in_asked_notation(found.text, prompt), found.source)  # "42_8" when base 8 is asked is 42 there (holdout115)
 
 
 def _prepared(answer: str, source: str, letter: str = "") -> Prediction | None:

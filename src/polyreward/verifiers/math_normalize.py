@@ -201,6 +201,13 @@ def _strip_edge_spacing(text: str) -> str:
                 break
     return text[:end]
 _COLOR = re.compile(r"\\color\s*\{[A-Za-z!\d]{0,20}\}|\\textcolor\s*\{[A-Za-z!\d]{0,20}\}")
+
+
+def uncoloured(text: str) -> str:
+    """``text`` without its colour commands, which change how a value looks, never what it is (white text is hidden
+    before this, by :mod:`.hidden_text`): ``\\boxed{\\textcolor{green}{C}}`` shows the letter ``{C}``."""
+    return _COLOR.sub("", text)
+
 _TEXT_ONLY = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{([A-Za-z \-]{1,80})\}")
 _TIMES_X = re.compile(r"(?<=\d) +x +(?=\d)")
 _APPROX_PREFIX = re.compile(r"^\s*(?:\\approx|≈|\\sim)\s*")

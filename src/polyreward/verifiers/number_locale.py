@@ -206,11 +206,15 @@ def _scaled(match: re.Match, asked: frozenset[str] = frozenset()) -> str:
 # a question that asks for the figure in a scale word as its unit (holdout56: "用“万”作单位是多少万人？", "以万为单位",
 # "how many lakh", "in crores"): the scale word after the answer's number is then that unit, not a multiplier
 _SCALE_ASKED = re.compile(r"(?:用|以)\s*[“\"「『']?\s*([万萬亿億])\s*[”\"」』']?\s*(?:作|做|为|為)\s*(?:单位|單位)|(?:多少|几|幾)\s*([万萬亿億])"
-                          r"|\b(?:in|into|how\s+many)\s+(lakhs?|lacs?|crores?)\b", re.IGNORECASE)
+                          r"|\b(?:in|into|how\s+many)\s+(lakhs?|lacs?|crores?|thousands?|millions?|billions?)\b", re.IGNORECASE)
+# an English scale word after a number ("42 thousand"), read as that unit only where the question asks the figure in it
+# ("What were the total sales, in thousands of dollars?": "42 thousand" is 42; holdout115)
+_ENGLISH_SCALE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[^\S\n]*(thousands?|millions?|billions?)\b", re.IGNORECASE)
+_ENGLISH_SCALE_WORDS = frozenset({"thousand", "million", "billion"})
 
 
 def scales_asked(prompt: str) -> frozenset[str]:
-    """The scale words (万, 亿, lakh, crore) ``prompt`` asks the answer to be counted in."""
+    """The scale words (万, 亿, lakh, crore, thousand, million, billion) ``prompt`` asks the answer to be counted in."""
     if not prompt:
         return frozenset()
     return frozenset(word.lower().rstrip("s") for found in _SCALE_ASKED.finditer(prompt) for word in found.groups() if word)
@@ -275,6 +279,8 @@ def english_numerals(text: str, asked: frozenset[str] = frozenset()) -> str:
         text = _INDIAN_SCALE.sub(lambda m: _scaled(m, asked), text)
     if any(ch in text for ch in "万萬亿億"):
         text = _CHINESE_SCALE.sub(lambda m: _scaled(m, asked), text)
+    if asked & _ENGLISH_SCALE_WORDS:  # "42 thousand" where the question asks in thousands: 42 in the asked unit
+        text = _ENGLISH_SCALE.sub(lambda m: m.group(1) if m.group(2).lower().rstrip("s") in asked else m.group(), text)
     if "答" in text or "结果" in text or "結果" in text:
         text = _CN_ANSWER.sub(lambda m: m.group(1) + str(value) if (value := chinese_number(m.group(2))) is not None else m.group(), text)
     if "分之" in text:

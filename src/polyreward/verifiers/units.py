@@ -104,6 +104,8 @@ def answer_unit(answer: str, completion: str) -> tuple[str, int] | None:
     if value is None:
         return None
     found = _AFTER_VALUE.match(answer, value.end())
+    if found is None and (marked := foot_or_inch_mark(answer, value.start(1), value.end())) is not None:
+        return marked
     if found is None and answer[value.end():].strip(" .$}"):
         return None  # the answer goes on with something else
     if found is None:
@@ -112,7 +114,29 @@ def answer_unit(answer: str, completion: str) -> tuple[str, int] | None:
         if not occurrences:
             return None
         found = _AFTER_VALUE.match(tail, occurrences[-1].end())
+        if found is None:
+            return foot_or_inch_mark(tail, occurrences[-1].start(), occurrences[-1].end())
     return _canonical(found) if found is not None else None
+
+
+# the foot and inch marks right after a number (holdout115): "18'" or "18′" is 18 feet, "18\"", "18″" or "18''" is 18
+# inches -- unless a quote opens before the number, which makes the mark its closing quote ("'18'")
+_FOOT_INCH_MARK = re.compile(r"(?P<inch>''|[\"″])|(?P<foot>['′])(?![\w'])")
+
+
+def foot_or_inch_mark(text: str, start: int, end: int) -> tuple[str, int] | None:
+    """("ft", 1) or ("inch", 1) when a foot or inch mark follows the number at ``text[start:end]`` (see
+    :data:`_FOOT_INCH_MARK`), else None: "The board is 18' long." states 18 feet.
+
+    >>> foot_or_inch_mark("The board is 18' long.", 13, 15)
+    ('ft', 1)
+    >>> foot_or_inch_mark("It is '18'.", 7, 9) is None
+    True
+    """
+    found = _FOOT_INCH_MARK.match(text, end)
+    if found is None or text[max(0, start - 1):start] in ("'", '"', "‘", "“", "′", "″"):
+        return None
+    return ("inch", 1) if found.group("inch") else ("ft", 1)
 
 
 # a count asked ("How many students passed?") and a percent asked anywhere in the prompt ("what percent", "%")
