@@ -12,17 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from forecast_helpers import forecast_in_block
 from polyreward.rewards.clinical_reasoning import ClinicalComprehensiveness, ClinicalFaithfulness, structured_conclusion
-from polyreward.rewards.forecast import committed_forecast
 from polyreward.rewards.format import ThinkFormat
 from polyreward.rewards.jaccard import JaccardReward
 from polyreward.rewards.kg_triplet import KGTripletConsistency, structured_report
 from polyreward.rewards.tool_calls import ToolRLCorrectness
-from polyreward.verifiers.forecast import class_edges
 from polyreward.verifiers.label_sets import read_labels, record_labels
 from polyreward.verifiers.record_fields import committed_field, record_fields, selected_rows, values_text
 
-KOREA_PM25 = class_edges("korea", "pm25")
 PANC = {"A": "Choledocholithiasis", "B": "Acute hepatitis A", "C": "Adenocarcinoma of the pancreatic head",
         "D": "Primary biliary cholangitis", "E": "Gilbert syndrome"}
 PANC_TEXT = "\n".join(f"{k}. {v}" for k, v in PANC.items())
@@ -31,10 +29,7 @@ WEIGH = ("A: stones usually cause pain. B: hepatitis A is a short febrile illnes
          "syndrome gives mild unconjugated hyperbilirubinaemia.")
 
 
-def _forecast(block: str) -> float | None:
-    text = f"<think>Flat day, weak winds.</think>\n<answer>{block}</answer>"
-    found = committed_forecast(text, 1, True, ("pm25",), None, KOREA_PM25)[0]
-    return None if found is None else found[0]
+_forecast = forecast_in_block
 
 
 # --- forecast_class_cost: a block that is one structure ----------------------------------------------------------------

@@ -13,24 +13,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from forecast_helpers import forecast_in_block
 from polyreward.rewards.clinical_reasoning import (ClinicalComprehensiveness, ClinicalFaithfulness, corrective_conclusion,
                                                     mentioned_letters)
 from polyreward.rewards.crpo import CRPOAccuracy
-from polyreward.rewards.forecast import committed_forecast
 from polyreward.rewards.jaccard import JaccardReward
 from polyreward.rewards.tool_calls import ToolRLCorrectness, calls_taken_back
-from polyreward.verifiers.forecast import class_edges
 from polyreward.verifiers.forecast_contrasts import value_and_remark, without_rejected_alternatives
 from polyreward.verifiers.label_sets import read_labels, without_negative_remark
 from polyreward.verifiers.radiology_kg import extract_kg
 
-KOREA_PM25 = class_edges("korea", "pm25")
 
 
-def _forecast(block: str, after: str = "") -> float | None:
-    text = f"<think>Flat day, weak winds.</think>\n<answer>{block}</answer>{after}"
-    found = committed_forecast(text, 1, True, ("pm25",), None, KOREA_PM25)[0]
-    return None if found is None else found[0]
+_forecast = forecast_in_block
 
 
 # --- forecast_class_cost: a negation that sets another value or class aside --------------------------------------------

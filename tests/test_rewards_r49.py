@@ -14,17 +14,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from forecast_helpers import forecast_in_block
 from polyreward.rewards.clinical_reasoning import ClinicalComprehensiveness, ClinicalFaithfulness
 from polyreward.rewards.crpo import CRPOAccuracy, own_plan_after_box
-from polyreward.rewards.forecast import committed_forecast
 from polyreward.rewards.jaccard import JaccardReward
 from polyreward.rewards.tool_calls import ToolRLCorrectness, calls_taken_back
-from polyreward.verifiers.forecast import class_edges
 from polyreward.verifiers.forecast_contrasts import without_observed_day
 from polyreward.verifiers.radiology_kg import extract_kg
 from polyreward.verifiers.radiology_labels import as_gold_findings
 
-KOREA_PM25 = class_edges("korea", "pm25")
 
 
 # --- jaccard (normalised): qualifiers that keep a label, and those that move it off ------------------------------------
@@ -224,10 +222,7 @@ def test_faithfulness_premise_label_before_conclusion(answer, score):
 
 
 # --- forecast_class_cost: an observed day's value labelled before the forecast ----------------------------------------
-def _forecast(block: str) -> float | None:
-    text = f"<think>Flat day, weak winds.</think>\n<answer>{block}</answer>"
-    found = committed_forecast(text, 1, True, ("pm25",), None, KOREA_PM25)[0]
-    return None if found is None else found[0]
+_forecast = forecast_in_block
 
 
 @pytest.mark.parametrize(
