@@ -100,6 +100,9 @@ _PLASMA = "Which blood type is the universal donor for plasma?\nA. O negative\nB
     (_PLASMA, "AB plasma has neither anti-A nor anti-B, so anyone can receive it.\n\nC (AB)", "C", True),
     (_PLASMA, "AB plasma has no antibodies.\n\n$$\\boxed{\\textcolor{green}{C}}$$", "C", True),
     (_PLASMA, "AB plasma has no antibodies.\n\n$$\\boxed{\\textcolor{green}{D}}$$", "C", False),
+    # (stop 63) an apostrophe before "s" is a possessive or "is", not a prime
+    (_CELLS, "Neutrophils arrive first.\n\nAnswer: B's cell type fits best.", "B", True),
+    (_CELLS, "Neutrophils arrive first.\n\nAnswer: B’s the one.", "B", True),
 ])
 def test_choice_letters_with_marks(prompt, completion, gold, paid):
     assert (_choice(prompt, completion, gold) == 1.0) is paid, completion

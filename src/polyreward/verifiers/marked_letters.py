@@ -37,6 +37,8 @@ def marked_letter(text: str, anchor: str, letters: str, options: Mapping[str, st
     True
     >>> marked_letter("Answer: 'C'", r"(?i:answer)", "ABCDE", {})
     False
+    >>> marked_letter("Answer: B's mechanism fits best.", r"(?i:answer)", "ABCDE", {})
+    False
     >>> marked_letter("Final answer: B-cells.", r"(?i:answer)", "ABCDE", {})
     True
     >>> marked_letter("Answer: C-reactive protein", r"(?i:answer)", "ABCDE", {"C": "C-reactive protein"})
@@ -58,6 +60,8 @@ def marked_letter(text: str, anchor: str, letters: str, options: Mapping[str, st
         return False
     if mark[:1] in "'’" and found.group("open"):
         return False  # "'C'": a quoted letter
+    if mark[:1] in "'’" and re.match(r"s\b", tail[found.end():]):
+        return False  # "B's mechanism fits best", "B’s the one": a possessive or "is", not a prime (stop 63)
     if mark.startswith("-"):
         token = found.group("letter") + mark
         return not any(token.lower() in option.lower() for option in options.values())  # "C-reactive protein" as an option's text
