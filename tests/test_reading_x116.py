@@ -237,3 +237,15 @@ CELL = ("Which statement about mitochondria is correct?\nA. They store the cell'
 ])
 def test_an_option_s_text_alone_is_a_choice_not_an_echo(completion, expected):
     assert scorer(ChoiceAccuracy, CELL)(completion, "B") == expected
+
+
+@pytest.mark.parametrize("text, cut", [
+    ("Answer: Lyon... wait, no: Paris", False),  # (stop 63) the colon opens the correction, which is complete
+    ("The capital is Lyon. Wait, no: it is Paris", False),
+    ("Answer: C. Wait, actually,", True),
+    ("Final answer: 215. Hmm, hold on, I think I mis", True),
+    ("Actually, the answer is:", True),
+])
+def test_a_correction_after_a_colon_is_no_cut_off_pause(text, cut):
+    from polyreward.verifiers.not_a_value import cut_off_pausing
+    assert cut_off_pausing(text) is cut

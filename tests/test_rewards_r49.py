@@ -253,3 +253,16 @@ def test_forecast_observed_day_before_forecast(block, value):
 def test_observed_day_is_a_suffix(span):
     out = without_observed_day(span)
     assert out == span or span.endswith(out)
+
+
+@pytest.mark.parametrize("sentence, letter", [
+    ("B: immediate PCI.", "B"),
+    ("B: PCI.", "B"),  # the option's initials
+    ("C: apixaban.", "C"),
+    ("Option A. Option B. Option C. Option D.", None),  # (stop 63) labels only: no option's own words
+    ("(A) (B) (C) (D)", None),
+])
+def test_a_last_labelled_sentence_needs_the_options_own_words(sentence, letter):
+    from polyreward.rewards.clinical_reasoning import _labelled_restatement
+    options = {"A": "Aspirin alone", "B": "Immediate percutaneous coronary intervention", "C": "Apixaban", "D": "Thrombolysis with alteplase"}
+    assert _labelled_restatement(sentence, options) == letter

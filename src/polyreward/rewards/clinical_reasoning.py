@@ -170,11 +170,18 @@ _LABELLED_SENTENCE = re.compile(r"\A[\s*_>#-]*(?:(?:option|choice)\s+)?\(?([A-Z]
 
 def _labelled_restatement(sentence: str, options: Mapping[str, str]) -> str | None:
     """The option letter of ``sentence`` when it is that option's label followed only by the option's own words (no
-    reasoning word, :func:`reasoning_words`), else None: "B: immediate PCI." for "Immediate percutaneous coronary
-    intervention". Read of the reasoning's last sentence only (:func:`weighed_letters`), where it is the choice."""
+    reasoning word, :func:`reasoning_words`; at least one word of the option's text), else None: "B: immediate PCI."
+    for "Immediate percutaneous coronary intervention"; "Option A. Option B. Option C." (labels only) is none. Read of
+    the reasoning's last sentence only (:func:`weighed_letters`), where it is the choice."""
     match = _LABELLED_SENTENCE.match(sentence.strip())
     if match is None or match.group(1).upper() not in options or not match.group(1).isupper():
         return None
+    text_words = re.findall(r"[^\W\d_]{3,}", options[match.group(1)].lower())
+    initials = "".join(word[0] for word in text_words)  # "PCI" for "(immediate) percutaneous coronary intervention"
+    said = match.group(2)
+    if not set(text_words) & set(re.findall(r"[^\W\d_]{3,}", said.lower())) and not any(
+            len(short) >= 2 and short.lower() in initials for short in re.findall(r"\b[A-Z]{2,}\b", said)):
+        return None  # "Option A. Option B. Option C.": a list of labels, not the option's own words (stop 63)
     return match.group(1) if not reasoning_words(match.group(2), options) else None
 
 

@@ -259,12 +259,14 @@ _CUT_OFF_PAUSING = re.compile(r"(?:\A|[.!?:\n])[^\S\n]*[*_(\[\-–—]*[^\S\n]*(
                               # "Actually," and "Hmm," also open an aside ("Actually, a faster way to see this is"): they
                               # pause only toward the answer or a fault ("Actually, the answer is", "Hmm, I think I made")
                               r"|(?:hmm+|actually)\b(?=[^.!?\n]*\b(?:answer|result|correct|should|wrong|mistake|error|mis\w*|made|forgot)\b))"
-                              r"(?-i:[^.!?\n\d=\\$A-E]|\B[A-E]|[A-E]\B)*\Z", re.IGNORECASE)
+                              # (a colon with words after it opens the correction: "Lyon... wait, no: Paris"; stop 63)
+                              r"(?-i:[^.!?:\n\d=\\$A-E]|\B[A-E]|[A-E]\B)*:?\Z", re.IGNORECASE)
 
 
 def cut_off_pausing(text: str) -> bool:
     """Does ``text`` end, cut off, inside a sentence that opens by pausing to reconsider (above)? Example: "The answer
-    is 42.\\n\\nBut wait," is True; "The answer is 42.\\n\\nBut wait -- the check holds." is False."""
+    is 42.\\n\\nBut wait," is True; "The answer is 42.\\n\\nBut wait -- the check holds." and "Answer: Lyon... wait, no:
+    Paris" (the correction after the colon) are False."""
     return _CUT_OFF_PAUSING.search(text.rstrip()[-160:]) is not None
 
 
