@@ -266,3 +266,16 @@ def test_a_last_labelled_sentence_needs_the_options_own_words(sentence, letter):
     from polyreward.rewards.clinical_reasoning import _labelled_restatement
     options = {"A": "Aspirin alone", "B": "Immediate percutaneous coronary intervention", "C": "Apixaban", "D": "Thrombolysis with alteplase"}
     assert _labelled_restatement(sentence, options) == letter
+
+
+@pytest.mark.parametrize("lead, reported", [
+    ("In the previous turn I already ran:", True),
+    ("Already fetched at 09:00 with:", True),
+    ("In the previous turn, I already ran:", True),
+    # (stop 63) the past verb in a later clause narrates this reply's call
+    ("The previous step returned no results, so I queried the archive:", False),
+    ("I already have the ID, so I fetched the record:", False),
+])
+def test_a_call_reported_as_made_before_is_read_in_its_clause(lead, reported):
+    from polyreward.rewards.tool_calls import _ALREADY_MADE_LEAD
+    assert (_ALREADY_MADE_LEAD.search(lead) is not None) is reported

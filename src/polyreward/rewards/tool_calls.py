@@ -325,9 +325,12 @@ def _withheld_by_lead_in(view: str) -> str:
 # earlier turn: "In the previous turn I already ran:", "Already fetched at 09:00 with:" -- a call quoted, not made now;
 # one made again says so ("I ran it earlier; running it again now:")
 _PAST_CALL_VERB = r"(?:ran|fetched|called|sent|made|issued|executed|queried|searched|pulled|requested|invoked|submitted)"
+# (the verb in the clause of "already" / the earlier turn: "I already have the ID, so I fetched the record:" and "The
+# previous step returned nothing, so I queried the archive:" narrate this reply's call; stop 63)
+_SAME_CLAUSE = r"(?:(?!\b(?:so|then|thus|hence|therefore|but|and\s+so)\b)[^\n,;])"
 _ALREADY_MADE_LEAD = re.compile(
-    r"\balready\b[^\n]{0,40}?\b" + _PAST_CALL_VERB + r"\b"
-    r"|\b(?:previous|earlier|last|prior)[^\S\n]+(?:turn|message|reply|step|session|run)\b[^\n]{0,60}?\b" + _PAST_CALL_VERB + r"\b",
+    r"\balready\b" + _SAME_CLAUSE + r"{0,40}?\b" + _PAST_CALL_VERB + r"\b"
+    r"|\b(?:previous|earlier|last|prior)[^\S\n]+(?:turn|message|reply|step|session|run)\b" + _SAME_CLAUSE + r"{0,60}?\b" + _PAST_CALL_VERB + r"\b",
     re.IGNORECASE)
 _AGAIN = re.compile(r"\b(?:again|now|re-?(?:run|send|try|fetch)\w*|retry\w*|once\s+more|fresh)\b", re.IGNORECASE)
 
