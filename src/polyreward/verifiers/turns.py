@@ -730,26 +730,6 @@ def _prompt_restart(prompt: str, completion: str, start: int) -> int | None:
             if label in labels and _normalised_line(line) not in own:
                 return at  # the prompt's instruction again, its "Present:" line listing other findings
     return None
-    asked = _tokens(whole_prompt(prompt))
-    first_line = next((line for line in whole_prompt(prompt).splitlines() if line.strip()), "")
-    opening = _opening_words(first_line)[:_PROMPT_OPENING_WORDS]
-    candidates = [(m.start(), m.end(), m.group("number")) for m in _CASE_HEADING.finditer(completion, start)
-                  if m.group("number") or m.group("word") not in ("Q", "Question") or _lists_options(completion, m.end())][:50]
-    if len(opening) == _PROMPT_OPENING_WORDS:
-        pattern = r"^[ \t]*" + r"\s+".join(re.escape(word) for word in opening)
-        candidates += [(m.start(), m.start(), None) for m in re.finditer(pattern, completion[start:], re.MULTILINE | re.IGNORECASE)][:50]
-        candidates = [(a + start, b + start, n) if b == a and a < start else (a, b, n) for a, b, n in candidates]
-    for at, body_at, number in sorted(candidates):
-        line_end = completion.find("\n", body_at)
-        rest = completion[body_at:line_end if line_end >= 0 else len(completion)].strip()
-        if number is not None and 0 < len(rest.split()) < 3:
-            continue  # "Question 8: A", "Q2: D": an entry of an answer list
-        if not rest and line_end >= 0:
-            following = completion[line_end + 1:].lstrip("\n")
-            rest = following.split("\n", 1)[0].strip()
-        if len(_tokens(rest)) >= 2 and not _same_question(_stem(rest), asked):
-            return at
-    return None
 
 
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
