@@ -345,17 +345,6 @@ def _padded(stretch: str, whole: str = "") -> bool:
             if language != "en" and confidence >= 0.5:
                 return True
     return False
-    language, confidence = _identifier().classify(content)
-    if language != "en" and confidence >= CONFIDENT:
-        return True
-    if len(content.split()) > 0.6 * len(words):  # function words at an English rate
-        return False
-    if language != "en" and confidence >= 0.5:
-        return True
-    if whole:
-        language, confidence = _identifier().classify(_without_function_words(whole))
-        return language != "en" and confidence >= 0.5
-    return False
 
 
 def _without_vowels(stretch: str) -> bool:
