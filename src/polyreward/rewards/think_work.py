@@ -99,7 +99,6 @@ from collections.abc import Callable, Collection, Sequence
 # 3.5kg) or a word or identifier (repeat_daily, better-rated, tk-3391); the rest of a token is a mark
 _TOKEN = re.compile(r"\d+(?:\.\d+)?[^\W\d_]*|[^\W\d_][\w'-]*(?<![-'])|->|=>|<=|>=|[=→⇒⟶⟹<>≤≥≈≠+\-*/×÷·^⁄]")
 _RELATION_MARKS = frozenset("= → ⇒ ⟶ ⟹ < > ≤ ≥ ≈ ≠ -> => <= >=".split())
-_ARROWS_AND_ORDERS = _RELATION_MARKS - {"="}
 _OPERATORS = frozenset("+ - * / × ÷ · ^ ⁄".split())
 # clause ends: , ; : ! ? a line break, a full stop before a space or the end (a decimal point is no clause end)
 _CLAUSE = re.compile(r"[,;:!?\n]|\.(?=\s|\Z)")

@@ -64,7 +64,6 @@ def rounding_is_gold(gold: str, answer: str, completion: str) -> bool:
 
 # the unit after a gold's value: in a text wrapper ("\\ \\text{Pa}", "\\,\\mathrm{kW}") or written plainly ("250 kPa")
 _GOLD_UNIT = re.compile(r"(?:\\[ ,;:!]|~|\s)*(?:\\(?:text|mathrm|mbox|textrm)\s*\{\s*(?P<wrapped>[^{}]{1,20}?)\s*\}|(?P<plain>[µμA-Za-z][A-Za-z/^{}\d-]{0,15}))\s*\Z")
-_GOLD_VALUE = re.compile(r"\A(?P<value>.*?\d\}?)")
 # a unit the prompt asks the answer in: "in kJ", "in kilopascals", "(in Pa)", "in units of kW"
 _ASKED_IN = re.compile(r"\bin\s+(?:units\s+of\s+)?(?P<unit>[µμ]?[A-Za-z]{1,6}(?:/[A-Za-z]{1,6})?)\b")
 

@@ -84,7 +84,6 @@ def _last_label(text: str) -> tuple[int, str] | None:
     return None
 
 # --- evidence -------------------------------------------------------------------------------------
-_GROUP_SPACES = "\u00a0\u202f\u2009"
 _COMMA_DECIMAL = re.compile(r"(?<![\w.,'’])\d+,(?:\d{1,2}|\d{4,})(?![\d,]|\.\d)")
 _BRACE_DECIMAL = re.compile(r"\d\{,\}(?:\d{1,2}|\d{4,})(?!\d)")
 _DOT_GROUPS = re.compile(r"(?<![\w.,])\d{1,3}(?:\.\d{3}){2,}(?![\d.])|(?<![\w.,])\d{1,3}(?:\.\d{3})+,\d")
