@@ -420,6 +420,19 @@ def test_disguise_never_raises_tool_call_scores(data, base):
     _not_higher(OTCToolEfficiency(form="ppo", correctness="calls_exact"), base, disguised, answer=[GOLD])
 
 
+def test_an_invisible_character_in_a_comment_delimiter_does_not_hide_the_words_after_it():
+    """Found by the hypothesis test above (its saved example): a comment closed by ``-\u200b->`` inside a pinyin
+    think was read raw by the language measure, so the comment ran to the end and hid the pinyin after it (0.0
+    became 1.0). Normalised first, the comment closes where a reader sees it close."""
+    base = ("<think>Huanzhe you xiongtong, fangshe dao zuo bi, suoyi zhe shi xinji gengsi.</think>"
+            "<answer>Daan shi \\boxed{B}</answer>")
+    reward = CRPOEnglish(measure="language", min_content_words=3)
+    at = base.index(" xiongtong")
+    for closing in ("-\u200b->", "-\u2060-\u200d>", "-->"):
+        disguised = base[:at] + f"<!-- <answer>ok</answer> {closing}" + base[at:]
+        assert reward(completions=[disguised])[0] <= reward(completions=[base])[0] == 0.0
+
+
 def test_an_invisible_character_in_a_comment_delimiter_does_not_hide_the_calls_after_it():
     """Found by the hypothesis test above: ``-\u200b->`` read as an unclosed comment hid the extra call after it (2.0
     became 3.0). Normalised first, as a reader sees it, it closes the comment, and the extra call still counts."""

@@ -34,7 +34,7 @@ import binascii
 import threading
 from typing import Any
 
-from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.reading import normalise, visible_text
 
 MIN_LETTERS = 40
 CONFIDENT = 0.9  # below this probability the detector is unsure of a stretch
@@ -89,9 +89,11 @@ _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 
 
 def _plain(text: str) -> str:
-    # a comment inside a word ("Ant<!-- x -->wort") leaves the word a reader sees, so it goes without a trace first
+    # a comment inside a word ("Ant<!-- x -->wort") leaves the word a reader sees, so it goes without a trace first,
+    # read as a reader sees it: "-\u200b->" closes the comment (raw, it left the comment open and hid the rest of the
+    # text: a pinyin answer then scored as English; found by tests/test_integrity_round3_rewards.py's hypothesis test)
     if "<!--" in text:
-        text = _HTML_COMMENT.sub("", text)
+        text = _HTML_COMMENT.sub("", normalise(text, collapse_space=False))
     return _MARKUP.sub(" ", visible_text(text))
 
 
@@ -137,7 +139,6 @@ def _hidden_foreign_letters(text: str, plain: str) -> int:
     """Letters of a script other than Latin that a reader sees in a code block or a block quote (which the language
     reading sets aside, as code or as someone else's words): still text of the answer in another language."""
     from polyreward.verifiers.hidden_text import without_comments
-    from polyreward.verifiers.reading import normalise
 
     if text.isascii():
         return 0
