@@ -64,6 +64,7 @@ from polyreward.verifiers.label_answers import LABELS, extract_label, squeeze_wh
 from polyreward.verifiers.tags import unclosed_block
 from polyreward.verifiers.label_sets import initialism_of, spelling_key
 from polyreward.verifiers.options import parse_options
+from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.record_fields import committed_field, rendered_lines, selected_rows, trailing_record
 from polyreward.verifiers.text_forms import plain_text
 from polyreward.verifiers.turns import harmony_as_tags, without_nested_turns
@@ -326,6 +327,18 @@ _GLOSSED = re.compile(r"(?:\A|[.!?:;]\s+|:|\b(?i:so|then|and)\s+)[*_]*([A-Z])[*_
 _APPOSITIVE_LETTER = re.compile(r"([^,():;.!?\n]{2,60}),[ \t]*(?:(?i:option|choice)[ \t]+)?[*_]*([A-Z])[*_]*(?=[ \t]*(?:,|[.!?;]|\Z))")
 
 
+# (red team holdout_r52) an option letter anywhere, then a bracketed gloss that repeats the option's own value or words:
+# a calculation item weighs its options by their values, "A (18) and B (29) are too low, D (58) and E (72) too high;
+# C (39) is closest."
+_BRACKET_GLOSSED = re.compile(r"(?<![\w'])([A-Z])[ \t]*\(([^()\n]{1,40})\)")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _gloss_repeats_option(gloss: str, option: str) -> bool:
+    """Does ``gloss`` share a content word (by stem) or a number with the option's ``option`` text?"""
+    return bool(content_stems(gloss) & content_stems(option) or set(_NUMBER.findall(gloss)) & set(_NUMBER.findall(option)))
+
+
 def glossed_letters(text: str, options: Mapping[str, str]) -> set[str]:
     """Options named by their letter opening a clause and glossed, after a comma or in brackets, by words of their own
     text: "B, thalassemia trait, has a normal ferritin" names B (``Beta-thalassemia trait``), "checking each option:
@@ -334,7 +347,9 @@ def glossed_letters(text: str, options: Mapping[str, str]) -> set[str]:
     trimester"; red team ``holdout_r42``). The gloss must share a content word with that option's text, so a list of
     letters ("A, B and C are wrong") or a relative clause ("A, which ...") names nothing here. The gloss may come
     first, the letter after it set off by commas ("So calcium gluconate, A, comes first.", "IM epinephrine, option B,
-    is first line"; red team ``holdout_r45``): the same words of the option's text name it."""
+    is first line"; red team ``holdout_r45``): the same words of the option's text name it. A letter anywhere with a
+    bracketed gloss that repeats its option's value or words names it too ("C (39) is closest" for ``39 mL/min``, "D
+    (58) and E (72) too high"; red team ``holdout_r52``)."""
     found = set()
     for match in _GLOSSED.finditer(text):
         letter = match.group(1)
@@ -343,6 +358,10 @@ def glossed_letters(text: str, options: Mapping[str, str]) -> set[str]:
     for match in _APPOSITIVE_LETTER.finditer(text):
         letter = match.group(2)
         if letter in options and content_stems(match.group(1)) & content_stems(options[letter]):
+            found.add(letter)
+    for match in _BRACKET_GLOSSED.finditer(text):  # "C (39) is closest" for "39 mL/min" (holdout_r52)
+        letter = match.group(1)
+        if letter in options and _gloss_repeats_option(match.group(2), options[letter]):
             found.add(letter)
     return found
 
@@ -493,7 +512,7 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
         if (copular := _COPULAR_OPENER.match(clause)) is not None:  # "..., so the exception is D." (holdout_r48)
             clause = clause[copular.end():]
     else:
-        return subject_conclusion(last, options) or corrective_conclusion(last, options)
+        return subject_conclusion(last, options) or corrective_conclusion(last, options) or match_conclusion(last, options)
     head = re.split(r"[(;]", clause, maxsplit=1)[0]  # "RCA (most commonly; LCx only in ...)": the gloss is no conclusion
     clause = head if _named_options(head, options) else clause
     # "So C, with cardiology to follow up.": a rider after the comma (holdout_r39) or a dash ("C — IM epinephrine.": holdout_r41)
@@ -514,9 +533,11 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
 # for: "Calcium gluconate, option A, is the immediate step.", "Between B and D, B is the answer because only
 # epinephrine treats the shock." (a fronted phrase set off by a comma before the subject; not a condition)
 _SUBJECT_CONCLUSION = re.compile(
-    r"\A[\s*_#>-]*(?:(?P<fronted>[^,;:]{1,60}),\s*)?(?P<subject>[^;:]{1,80}?)\s+(?:is|would\s+be|remains)\s+the\s+"
+    r"\A[\s*_#>-]*(?:(?P<fronted>[^,;:]{1,60}),\s*)?(?P<subject>[^;:]{1,80}?)\s+(?:(?:is|would\s+be|remains)\s+the\s+"
     r"(?:(?:single|best|correct|right|first|next|immediate|initial|appropriate|most|preferred|definitive)\s+){0,3}"
-    r"(?:answer|step|choice|option|treatment|therapy|test|diagnosis|drug|management)\b(?P<rest>[^;]*)\Z", re.IGNORECASE)
+    r"(?:answer|step|choice|option|treatment|therapy|test|diagnosis|drug|management)\b|"
+    # (red team holdout_r52) what a "first step / first drug" question asks, said of the option: "D, IM epinephrine, is first."
+    r"(?:is|comes|goes|would\s+(?:be|come))\s+first\b)(?P<rest>[^;]*)\Z", re.IGNORECASE)
 _CONDITION_OPENER = re.compile(r"\A\s*(?:if|unless|when|whenever|assuming|provided|should|depending|in\s+case)\b", re.IGNORECASE)
 _CONDITION_WORD = re.compile(r"\b(?:if|unless|depending|provided|assuming)\b", re.IGNORECASE)
 
@@ -577,6 +598,41 @@ def corrective_conclusion(sentence: str, options: Mapping[str, str]) -> str | No
     head = re.split(r"[,(;]|[ \t][\u2013\u2014][ \t]", tail, maxsplit=1)[0]  # "it's B, IM epinephrine": the gloss
     named = _named_options(head, options)
     if len(named) != 1 or _NEGATION.search(head) or _ALTERNATIVE.search(head) or _CONDITION_WORD.search(clause):
+        return None
+    return next(iter(named))
+
+
+# (red team holdout_r52) one option called the match of what was worked out, in the last clause: "...; D (24) matches.",
+# "C (39) is closest.", "So B fits best." -- the verdict of a calculation item, where the options are values
+_MATCHES = re.compile(r"\A[\s*_>-]*(?:(?:so|thus|hence|therefore|and|but)\b[,:]?\s*)?(?P<subject>[^,;:]{1,60}?)\s+"
+                      r"(?:matches|fits|agrees|corresponds|is\s+(?:the\s+)?(?:(?:closest|nearest)(?:\s+match)?|(?:best|exact|only)\s+match|match))"
+                      r"(?P<rest>(?:\s+(?:exactly|best|closely|most\s+closely|perfectly))?(?:\s+(?:(?:with|to)\s+)?(?:the|this|that|our|my|it)\b[^;,]*)?)"
+                      r"[\s.!*]*\Z", re.IGNORECASE)
+
+
+def match_conclusion(sentence: str, options: Mapping[str, str]) -> str | None:
+    """The option the last clause of a last sentence (after its last ';', spaced dash or ', but'; else the sentence)
+    calls the match of the worked-out value, when that clause's subject names one option and the rest names none,
+    denies nothing and offers no alternative: "A (12) is normal, B (16) and C (20) are too low, E (28) too high; D (24)
+    matches." concludes D, "C (39) is closest." concludes C. "D matches poorly", "C or D fits" and "C doesn't match"
+    conclude nothing here.
+
+    >>> match_conclusion("A (12) is low; D (24) matches.", {"A": "12 mEq/L", "D": "24 mEq/L"})
+    'D'
+    >>> match_conclusion("C is the closest match to the computed value.", {"B": "29", "C": "39"})
+    'C'
+    >>> match_conclusion("B or C fits.", {"B": "29", "C": "39"}) is None
+    True
+    """
+    breaks = list(_LAST_CLAUSE_BREAK.finditer(sentence))
+    clause = sentence[breaks[-1].end():] if breaks else sentence
+    found = _MATCHES.match(clause)
+    if found is None or _named_options(found.group("rest"), options):
+        return None
+    subject = found.group("subject")
+    named = _named_options(subject, options)
+    unglossed = _ASIDE.sub(" ", subject)  # "D (24 mEq/L)": the unit's slash is no alternative
+    if len(named) != 1 or _NEGATION.search(unglossed) or _ALTERNATIVE.search(unglossed) or _CONDITION_WORD.search(clause):
         return None
     return next(iter(named))
 
@@ -708,10 +764,13 @@ class ClinicalFaithfulness(_OptionsReward):
         options = self.options_of(row)
         if options:
             final, _ = extract_letter(text, ALL_LETTERS, options)
-            structured = structured_conclusion(reasoning, options)  # "final_choice: C", a keep table (holdout_r46)
-            closing = closing_conclusion(reasoning, options) if structured is None else None
+            # the conclusion is the writer's own words: a program, its output or a traceback is work shown, not what the
+            # reasoning concludes (red team holdout_r52: a dose calculation after "D, IM epinephrine, is first.")
+            own = visible_text(reasoning)
+            structured = structured_conclusion(own, options)  # "final_choice: C", a keep table (holdout_r46)
+            closing = closing_conclusion(own, options) if structured is None else None
             concluded, tier = ((structured[0], "conclusion") if structured is not None else
-                               (closing, "conclusion") if closing else extract_letter(reasoning, ALL_LETTERS, options))
+                               (closing, "conclusion") if closing else extract_letter(own, ALL_LETTERS, options))
             g, bad = grounding(reasoning, options)
             valid = set(options)
         else:
