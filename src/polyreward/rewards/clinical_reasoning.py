@@ -61,7 +61,6 @@ from polyreward.rewards.crpo import ReleasedPreprocessing
 from polyreward.rewards.format import content_stems, meta_stems, stem
 from polyreward.verifiers.choice import extract_letter, letter_after_answer_block
 from polyreward.verifiers.label_answers import LABELS, extract_label, squeeze_whitespace
-from polyreward.verifiers.tags import unclosed_block
 from polyreward.verifiers.label_sets import initialism_of, spelling_key
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import visible_text
@@ -723,20 +722,22 @@ class _OptionsReward(ReleasedPreprocessing):
         return parse_options(row.get(self.options_column)) if self.options_column else {}
 
 
-def cut_off_before_answer(text: str, options: Mapping[str, str]) -> bool:
-    """Is ``text`` (a cleaned completion) cut off inside its reasoning with no answer given: a ``<think>`` never
-    closed and no final answer read anywhere (:func:`polyreward.verifiers.choice.extract_letter`, or the yes/no/maybe
-    label without options)? The weighing then supports no answer, as an unfinished derivation proves nothing (red
-    team ``holdout_r50``: a think that weighs A, B, C and E, then "D: ... so the answer is" at the token limit). A
-    completion whose final answer the reader finds (``clinical_faithfulness``'s reading) is read as before.
+def reaches_no_answer(text: str, options: Mapping[str, str]) -> bool:
+    """Does ``text`` (a cleaned completion) give no final answer anywhere
+    (:func:`polyreward.verifiers.choice.extract_letter`, or the yes/no/maybe label without options)? The weighing then
+    supports no answer, as an unfinished derivation proves nothing: a think cut off at the token limit after weighing
+    A, B, C and E, then "D: ... so the answer is" (red team ``holdout_r50``), and a finished reasoning that leaves the
+    pick to a program -- a fabricated output holding the letter, a traceback, a docstring, an empty ``\\boxed{}`` (red
+    team ``holdout_r52``). A completion whose final answer the reader finds (``clinical_faithfulness``'s reading) is
+    read as before.
 
-    >>> cut_off_before_answer("<think>A is slow. B is partial. So the answer is", {"A": "x", "B": "y"})
+    >>> reaches_no_answer("<think>A is slow. B is partial. So the answer is", {"A": "x", "B": "y"})
     True
-    >>> cut_off_before_answer("<think>A is slow. B fits.</think> \\\\boxed{B}", {"A": "x", "B": "y"})
+    >>> reaches_no_answer("<think>A is slow. B fits.</think> The script picks the option.", {"A": "x", "B": "y"})
+    True
+    >>> reaches_no_answer("<think>A is slow. B fits.</think> \\\\boxed{B}", {"A": "x", "B": "y"})
     False
     """
-    if unclosed_block(text, "think") is None:
-        return False
     final = extract_letter(text, ALL_LETTERS, options)[0] if options else extract_label(text)[0]
     return final is None
 
@@ -817,9 +818,8 @@ class ClinicalComprehensiveness(_OptionsReward):
         text = harmony_as_tags(self.cleaned(completion))  # (holdout_r47)
         reasoning = split_reasoning(text)
         options = self.options_of(row)
-        if cut_off_before_answer(text, options):  # red team holdout_r50
-            return Scored(0.0, "the completion is cut off inside its reasoning, before any answer: a weighing that "
-                               "reaches no answer")
+        if reaches_no_answer(text, options):  # red team holdout_r50, holdout_r52
+            return Scored(0.0, "no final answer: a weighing that reaches no answer")
         reasoning = rendered_lines(reasoning) or reasoning  # '{"notes": {"A": "..."}}', <option id="A"> (holdout_r46)
         if options:
             weighed, total = weighed_letters(reasoning, options), len(options)
