@@ -435,7 +435,8 @@ _CLOSING_CLAUSE = re.compile(r",\s*(?:so|thus|hence|therefore)\b[,:]?\s*(?=[^,;]
 _ASIDE = re.compile(r"\s*\([^()]*\)\s*")
 _ARROW = re.compile(r"(?:→|⇒|=>|->|=)\s*")
 # (red team holdout_r44: or after a labelled bare letter, "Working answer: D. With no cough ..., the picture is viral: B.")
-_CLOSING_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)\]\"”'’]{2}[.!?])\s+|(?<=:\s[A-Z]\.)\s+(?=[A-Z][a-z])|\n+")
+# (red team holdout_r52: or after a number with one decimal, "... = 31.0. A (24.1) and B (27.8) are too low; C matches.")
+_CLOSING_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)\]\"”'’]{2}[.!?])\s+|(?<=\d\.\d[.!?])\s+|(?<=:\s[A-Z]\.)\s+(?=[A-Z][a-z])|\n+")
 _ALTERNATIVE = re.compile(r"\b(?:or|versus|vs|either)\b|/", re.IGNORECASE)  # "So nephrogenic or central DI."
 _NEGATION = re.compile(r"\b(?:not|no|never|unlikely|excluded|ruled\s+out|rather\s+than|instead\s+of)\b|n't\b", re.IGNORECASE)
 
@@ -729,7 +730,8 @@ def reaches_no_answer(text: str, options: Mapping[str, str]) -> bool:
     A, B, C and E, then "D: ... so the answer is" (red team ``holdout_r50``), and a finished reasoning that leaves the
     pick to a program -- a fabricated output holding the letter, a traceback, a docstring, an empty ``\\boxed{}`` (red
     team ``holdout_r52``). A completion whose final answer the reader finds (``clinical_faithfulness``'s reading) is
-    read as before.
+    read as before; a chat-template turn pasted inside the reasoning is another turn's words and is read past
+    (:func:`polyreward.verifiers.turns.without_nested_turns`, as the weighing reads it).
 
     >>> reaches_no_answer("<think>A is slow. B is partial. So the answer is", {"A": "x", "B": "y"})
     True
@@ -738,7 +740,8 @@ def reaches_no_answer(text: str, options: Mapping[str, str]) -> bool:
     >>> reaches_no_answer("<think>A is slow. B fits.</think> \\\\boxed{B}", {"A": "x", "B": "y"})
     False
     """
-    final = extract_letter(text, ALL_LETTERS, options)[0] if options else extract_label(text)[0]
+    own = without_nested_turns(text)
+    final = extract_letter(own, ALL_LETTERS, options)[0] if options else extract_label(own)[0]
     return final is None
 
 
