@@ -603,10 +603,12 @@ def corrective_conclusion(sentence: str, options: Mapping[str, str]) -> str | No
 
 
 # (red team holdout_r52) one option called the match of what was worked out, in the last clause: "...; D (24) matches.",
-# "C (39) is closest.", "So B fits best." -- the verdict of a calculation item, where the options are values
+# "C (39) is closest.", "So B fits best.", "C matches the computed value." -- the verdict of a calculation item, where
+# the options are values; not a finding it fits ("Nephrogenic DI fits the lithium history." weighs, holdout_r38)
 _MATCHES = re.compile(r"\A[\s*_>-]*(?:(?:so|thus|hence|therefore|and|but)\b[,:]?\s*)?(?P<subject>[^,;:]{1,60}?)\s+"
                       r"(?:matches|fits|agrees|corresponds|is\s+(?:the\s+)?(?:(?:closest|nearest)(?:\s+match)?|(?:best|exact|only)\s+match|match))"
-                      r"(?P<rest>(?:\s+(?:exactly|best|closely|most\s+closely|perfectly))?(?:\s+(?:(?:with|to)\s+)?(?:the|this|that|our|my|it)\b[^;,]*)?)"
+                      r"(?P<rest>(?:\s+(?:exactly|best|closely|most\s+closely|perfectly))?(?:\s+(?:(?:with|to)\s+)?(?:the|this|that|our|my|it)"
+                      r"(?:\s+[\w-]+){0,3}?\s+(?:value|result|number|estimate|calculation|output|computation))?)"
                       r"[\s.!*]*\Z", re.IGNORECASE)
 
 
@@ -730,8 +732,8 @@ def reaches_no_answer(text: str, options: Mapping[str, str]) -> bool:
     A, B, C and E, then "D: ... so the answer is" (red team ``holdout_r50``), and a finished reasoning that leaves the
     pick to a program -- a fabricated output holding the letter, a traceback, a docstring, an empty ``\\boxed{}`` (red
     team ``holdout_r52``). A completion whose final answer the reader finds (``clinical_faithfulness``'s reading) is
-    read as before; a chat-template turn pasted inside the reasoning is another turn's words and is read past
-    (:func:`polyreward.verifiers.turns.without_nested_turns`, as the weighing reads it).
+    read as before, and so is one whose answer follows a chat-template turn pasted inside the reasoning (read past as
+    the weighing reads it, :func:`polyreward.verifiers.turns.without_nested_turns`).
 
     >>> reaches_no_answer("<think>A is slow. B is partial. So the answer is", {"A": "x", "B": "y"})
     True
@@ -740,9 +742,10 @@ def reaches_no_answer(text: str, options: Mapping[str, str]) -> bool:
     >>> reaches_no_answer("<think>A is slow. B fits.</think> \\\\boxed{B}", {"A": "x", "B": "y"})
     False
     """
-    own = without_nested_turns(text)
-    final = extract_letter(own, ALL_LETTERS, options)[0] if options else extract_label(own)[0]
-    return final is None
+    def final(view: str) -> str | None:
+        return extract_letter(view, ALL_LETTERS, options)[0] if options else extract_label(view)[0]
+
+    return final(text) is None and final(without_nested_turns(text)) is None
 
 
 class ClinicalFaithfulness(_OptionsReward):
