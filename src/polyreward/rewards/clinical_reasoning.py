@@ -17,7 +17,8 @@ clinical_faithfulness -- the reasoning supports the answer and invents nothing::
     F = the final answer (<answer> tag, \\boxed{}, "the answer is ..."; polyreward.verifiers.choice)
     C = the option the reasoning concludes (only its answer phrases, boxes and tags count; an answer phrase that names
         an option by its text, "So the answer is pleural effusion.", concludes it: red team holdout_r30; the last
-        sentence, when it states a conclusion that names one option, comes first: closing_conclusion, holdout_r38)
+        sentence, when it states a conclusion that names one option, comes first: closing_conclusion, holdout_r38;
+        read on the writer's own words, a program, its output or a traceback set aside: red team holdout_r52)
     c = 1 if C == F,  0.5 if the reasoning concludes nothing,  0 if C != F
     g = 1 - bad / refs    refs: "option X"/"choice X" mentions and quoted option texts (option X: "..."),
                           bad: letters outside the option list and quotes that do not match option X's text
@@ -30,12 +31,14 @@ clinical_faithfulness -- the reasoning supports the answer and invents nothing::
 
 clinical_comprehensiveness -- share of the options weighed in the reasoning::
 
-    r_comp = |{X : a sentence of the reasoning that says something mentions option X}| / |options|
+    r_comp = |{X : a sentence of the reasoning that says something mentions option X}| / |options|;
+             0 when the completion gives no final answer (a weighing that reaches none: holdout_r50, holdout_r52)
     mentioned: "option X", "choice X", "the answer is X", "(X)", a line starting "X." / "X)" / "X:" or a markdown
     table row whose first cell is "X" ("| X | no -- ... |", red team holdout_r25),
     "X is/seems/would be ...", "X <verb>s ..." (not for the article "A"), a bare letter opening a sentence when three
     option letters or more open sentences so ("A ptx -> lucency, no. B effusion -> ..."), or the option's whole text
-    (case, punctuation, plural and spelling ignored) or its initialism in capitals (``PE``); a PubMedQA label counts when quoted, after "answer"/"conclusion", before
+    (case, punctuation, plural and spelling ignored) or its initialism in capitals (``PE``), or "X (gloss)" whose gloss
+    repeats the option's own value or words ("C (39) is closest" for "39 mL/min", holdout_r52); a PubMedQA label counts when quoted, after "answer"/"conclusion", before
     "is (most) likely/correct/...", or opening a sentence or clause ("No, ...").
 
     A sentence "says something" when it holds a *reasoning word*: a word of two or more letters (or a number)
