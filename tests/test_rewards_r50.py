@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from polyreward.rewards.clinical_reasoning import ClinicalComprehensiveness, cut_off_before_answer
+from polyreward.rewards.clinical_reasoning import ClinicalComprehensiveness, reaches_no_answer
 from polyreward.rewards.crpo import CRPOAccuracy
 from polyreward.rewards.format import ThinkFormat
 from polyreward.rewards.forecast import committed_forecast
@@ -161,8 +161,10 @@ def test_comprehensiveness_cut_off_before_answer(completion, score):
     assert ClinicalComprehensiveness().score_rollout(completion, row).score == score
 
 
-def test_cut_off_before_answer_needs_an_open_think():
-    assert not cut_off_before_answer("A is slow. B is partial. So the answer is", {"A": "x", "B": "y"})
+def test_reaches_no_answer_with_or_without_an_open_think():
+    # (holdout_r52 widened holdout_r50's rule from a think left open to any completion with no final answer)
+    assert reaches_no_answer("A is slow. B is partial. So the answer is", {"A": "x", "B": "y"})
+    assert not reaches_no_answer("A is slow. B is partial. So the answer is B.", {"A": "x", "B": "y"})
 
 
 # --- think_format: token soup ----------------------------------------------------------------------------------------

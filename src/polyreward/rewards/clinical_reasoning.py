@@ -17,7 +17,8 @@ clinical_faithfulness -- the reasoning supports the answer and invents nothing::
     F = the final answer (<answer> tag, \\boxed{}, "the answer is ..."; polyreward.verifiers.choice)
     C = the option the reasoning concludes (only its answer phrases, boxes and tags count; an answer phrase that names
         an option by its text, "So the answer is pleural effusion.", concludes it: red team holdout_r30; the last
-        sentence, when it states a conclusion that names one option, comes first: closing_conclusion, holdout_r38)
+        sentence, when it states a conclusion that names one option, comes first: closing_conclusion, holdout_r38;
+        read on the writer's own words, a program, its output or a traceback set aside: red team holdout_r52)
     c = 1 if C == F,  0.5 if the reasoning concludes nothing,  0 if C != F
     g = 1 - bad / refs    refs: "option X"/"choice X" mentions and quoted option texts (option X: "..."),
                           bad: letters outside the option list and quotes that do not match option X's text
@@ -30,12 +31,14 @@ clinical_faithfulness -- the reasoning supports the answer and invents nothing::
 
 clinical_comprehensiveness -- share of the options weighed in the reasoning::
 
-    r_comp = |{X : a sentence of the reasoning that says something mentions option X}| / |options|
+    r_comp = |{X : a sentence of the reasoning that says something mentions option X}| / |options|;
+             0 when the completion gives no final answer (a weighing that reaches none: holdout_r50, holdout_r52)
     mentioned: "option X", "choice X", "the answer is X", "(X)", a line starting "X." / "X)" / "X:" or a markdown
     table row whose first cell is "X" ("| X | no -- ... |", red team holdout_r25),
     "X is/seems/would be ...", "X <verb>s ..." (not for the article "A"), a bare letter opening a sentence when three
     option letters or more open sentences so ("A ptx -> lucency, no. B effusion -> ..."), or the option's whole text
-    (case, punctuation, plural and spelling ignored) or its initialism in capitals (``PE``); a PubMedQA label counts when quoted, after "answer"/"conclusion", before
+    (case, punctuation, plural and spelling ignored) or its initialism in capitals (``PE``), or "X (gloss)" whose gloss
+    repeats the option's own value or words ("C (39) is closest" for "39 mL/min", holdout_r52); a PubMedQA label counts when quoted, after "answer"/"conclusion", before
     "is (most) likely/correct/...", or opening a sentence or clause ("No, ...").
 
     A sentence "says something" when it holds a *reasoning word*: a word of two or more letters (or a number)
@@ -61,9 +64,9 @@ from polyreward.rewards.crpo import ReleasedPreprocessing
 from polyreward.rewards.format import content_stems, meta_stems, stem
 from polyreward.verifiers.choice import extract_letter, letter_after_answer_block
 from polyreward.verifiers.label_answers import LABELS, extract_label, squeeze_whitespace
-from polyreward.verifiers.tags import unclosed_block
 from polyreward.verifiers.label_sets import initialism_of, spelling_key
 from polyreward.verifiers.options import parse_options
+from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.record_fields import committed_field, rendered_lines, selected_rows, trailing_record
 from polyreward.verifiers.text_forms import plain_text
 from polyreward.verifiers.turns import harmony_as_tags, without_nested_turns
@@ -326,6 +329,18 @@ _GLOSSED = re.compile(r"(?:\A|[.!?:;]\s+|:|\b(?i:so|then|and)\s+)[*_]*([A-Z])[*_
 _APPOSITIVE_LETTER = re.compile(r"([^,():;.!?\n]{2,60}),[ \t]*(?:(?i:option|choice)[ \t]+)?[*_]*([A-Z])[*_]*(?=[ \t]*(?:,|[.!?;]|\Z))")
 
 
+# (red team holdout_r52) an option letter anywhere, then a bracketed gloss that repeats the option's own value or words:
+# a calculation item weighs its options by their values, "A (18) and B (29) are too low, D (58) and E (72) too high;
+# C (39) is closest."
+_BRACKET_GLOSSED = re.compile(r"(?<![\w'])([A-Z])[ \t]*\(([^()\n]{1,40})\)")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _gloss_repeats_option(gloss: str, option: str) -> bool:
+    """Does ``gloss`` share a content word (by stem) or a number with the option's ``option`` text?"""
+    return bool(content_stems(gloss) & content_stems(option) or set(_NUMBER.findall(gloss)) & set(_NUMBER.findall(option)))
+
+
 def glossed_letters(text: str, options: Mapping[str, str]) -> set[str]:
     """Options named by their letter opening a clause and glossed, after a comma or in brackets, by words of their own
     text: "B, thalassemia trait, has a normal ferritin" names B (``Beta-thalassemia trait``), "checking each option:
@@ -334,7 +349,9 @@ def glossed_letters(text: str, options: Mapping[str, str]) -> set[str]:
     trimester"; red team ``holdout_r42``). The gloss must share a content word with that option's text, so a list of
     letters ("A, B and C are wrong") or a relative clause ("A, which ...") names nothing here. The gloss may come
     first, the letter after it set off by commas ("So calcium gluconate, A, comes first.", "IM epinephrine, option B,
-    is first line"; red team ``holdout_r45``): the same words of the option's text name it."""
+    is first line"; red team ``holdout_r45``): the same words of the option's text name it. A letter anywhere with a
+    bracketed gloss that repeats its option's value or words names it too ("C (39) is closest" for ``39 mL/min``, "D
+    (58) and E (72) too high"; red team ``holdout_r52``)."""
     found = set()
     for match in _GLOSSED.finditer(text):
         letter = match.group(1)
@@ -343,6 +360,10 @@ def glossed_letters(text: str, options: Mapping[str, str]) -> set[str]:
     for match in _APPOSITIVE_LETTER.finditer(text):
         letter = match.group(2)
         if letter in options and content_stems(match.group(1)) & content_stems(options[letter]):
+            found.add(letter)
+    for match in _BRACKET_GLOSSED.finditer(text):  # "C (39) is closest" for "39 mL/min" (holdout_r52)
+        letter = match.group(1)
+        if letter in options and _gloss_repeats_option(match.group(2), options[letter]):
             found.add(letter)
     return found
 
@@ -417,7 +438,8 @@ _CLOSING_CLAUSE = re.compile(r",\s*(?:so|thus|hence|therefore)\b[,:]?\s*(?=[^,;]
 _ASIDE = re.compile(r"\s*\([^()]*\)\s*")
 _ARROW = re.compile(r"(?:→|⇒|=>|->|=)\s*")
 # (red team holdout_r44: or after a labelled bare letter, "Working answer: D. With no cough ..., the picture is viral: B.")
-_CLOSING_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)\]\"”'’]{2}[.!?])\s+|(?<=:\s[A-Z]\.)\s+(?=[A-Z][a-z])|\n+")
+# (red team holdout_r52: or after a number with one decimal, "... = 31.0. A (24.1) and B (27.8) are too low; C matches.")
+_CLOSING_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)\]\"”'’]{2}[.!?])\s+|(?<=\d\.\d[.!?])\s+|(?<=:\s[A-Z]\.)\s+(?=[A-Z][a-z])|\n+")
 _ALTERNATIVE = re.compile(r"\b(?:or|versus|vs|either)\b|/", re.IGNORECASE)  # "So nephrogenic or central DI."
 _NEGATION = re.compile(r"\b(?:not|no|never|unlikely|excluded|ruled\s+out|rather\s+than|instead\s+of)\b|n't\b", re.IGNORECASE)
 
@@ -493,7 +515,7 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
         if (copular := _COPULAR_OPENER.match(clause)) is not None:  # "..., so the exception is D." (holdout_r48)
             clause = clause[copular.end():]
     else:
-        return subject_conclusion(last, options) or corrective_conclusion(last, options)
+        return subject_conclusion(last, options) or corrective_conclusion(last, options) or match_conclusion(last, options)
     head = re.split(r"[(;]", clause, maxsplit=1)[0]  # "RCA (most commonly; LCx only in ...)": the gloss is no conclusion
     clause = head if _named_options(head, options) else clause
     # "So C, with cardiology to follow up.": a rider after the comma (holdout_r39) or a dash ("C — IM epinephrine.": holdout_r41)
@@ -514,9 +536,11 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
 # for: "Calcium gluconate, option A, is the immediate step.", "Between B and D, B is the answer because only
 # epinephrine treats the shock." (a fronted phrase set off by a comma before the subject; not a condition)
 _SUBJECT_CONCLUSION = re.compile(
-    r"\A[\s*_#>-]*(?:(?P<fronted>[^,;:]{1,60}),\s*)?(?P<subject>[^;:]{1,80}?)\s+(?:is|would\s+be|remains)\s+the\s+"
+    r"\A[\s*_#>-]*(?:(?P<fronted>[^,;:]{1,60}),\s*)?(?P<subject>[^;:]{1,80}?)\s+(?:(?:is|would\s+be|remains)\s+the\s+"
     r"(?:(?:single|best|correct|right|first|next|immediate|initial|appropriate|most|preferred|definitive)\s+){0,3}"
-    r"(?:answer|step|choice|option|treatment|therapy|test|diagnosis|drug|management)\b(?P<rest>[^;]*)\Z", re.IGNORECASE)
+    r"(?:answer|step|choice|option|treatment|therapy|test|diagnosis|drug|management)\b|"
+    # (red team holdout_r52) what a "first step / first drug" question asks, said of the option: "D, IM epinephrine, is first."
+    r"(?:is|comes|goes|would\s+(?:be|come))\s+first\b)(?P<rest>[^;]*)\Z", re.IGNORECASE)
 _CONDITION_OPENER = re.compile(r"\A\s*(?:if|unless|when|whenever|assuming|provided|should|depending|in\s+case)\b", re.IGNORECASE)
 _CONDITION_WORD = re.compile(r"\b(?:if|unless|depending|provided|assuming)\b", re.IGNORECASE)
 
@@ -577,6 +601,43 @@ def corrective_conclusion(sentence: str, options: Mapping[str, str]) -> str | No
     head = re.split(r"[,(;]|[ \t][\u2013\u2014][ \t]", tail, maxsplit=1)[0]  # "it's B, IM epinephrine": the gloss
     named = _named_options(head, options)
     if len(named) != 1 or _NEGATION.search(head) or _ALTERNATIVE.search(head) or _CONDITION_WORD.search(clause):
+        return None
+    return next(iter(named))
+
+
+# (red team holdout_r52) one option called the match of what was worked out, in the last clause: "...; D (24) matches.",
+# "C (39) is closest.", "So B fits best.", "C matches the computed value." -- the verdict of a calculation item, where
+# the options are values; not a finding it fits ("Nephrogenic DI fits the lithium history." weighs, holdout_r38)
+_MATCHES = re.compile(r"\A[\s*_>-]*(?:(?:so|thus|hence|therefore|and|but)\b[,:]?\s*)?(?P<subject>[^,;:]{1,60}?)\s+"
+                      r"(?:matches|fits|agrees|corresponds|is\s+(?:the\s+)?(?:(?:closest|nearest)(?:\s+match)?|(?:best|exact|only)\s+match|match))"
+                      r"(?P<rest>(?:\s+(?:exactly|best|closely|most\s+closely|perfectly))?(?:\s+(?:(?:with|to)\s+)?(?:the|this|that|our|my|it)"
+                      r"(?:\s+[\w-]+){0,3}?\s+(?:value|result|number|estimate|calculation|output|computation))?)"
+                      r"[\s.!*]*\Z", re.IGNORECASE)
+
+
+def match_conclusion(sentence: str, options: Mapping[str, str]) -> str | None:
+    """The option the last clause of a last sentence (after its last ';', spaced dash or ', but'; else the sentence)
+    calls the match of the worked-out value, when that clause's subject names one option and the rest names none,
+    denies nothing and offers no alternative: "A (12) is normal, B (16) and C (20) are too low, E (28) too high; D (24)
+    matches." concludes D, "C (39) is closest." concludes C. "D matches poorly", "C or D fits" and "C doesn't match"
+    conclude nothing here.
+
+    >>> match_conclusion("A (12) is low; D (24) matches.", {"A": "12 mEq/L", "D": "24 mEq/L"})
+    'D'
+    >>> match_conclusion("C is the closest match to the computed value.", {"B": "29", "C": "39"})
+    'C'
+    >>> match_conclusion("B or C fits.", {"B": "29", "C": "39"}) is None
+    True
+    """
+    breaks = list(_LAST_CLAUSE_BREAK.finditer(sentence))
+    clause = sentence[breaks[-1].end():] if breaks else sentence
+    found = _MATCHES.match(clause)
+    if found is None or _named_options(found.group("rest"), options):
+        return None
+    subject = found.group("subject")
+    named = _named_options(subject, options)
+    unglossed = _ASIDE.sub(" ", subject)  # "D (24 mEq/L)": the unit's slash is no alternative
+    if len(named) != 1 or _NEGATION.search(unglossed) or _ALTERNATIVE.search(unglossed) or _CONDITION_WORD.search(clause):
         return None
     return next(iter(named))
 
@@ -667,22 +728,27 @@ class _OptionsReward(ReleasedPreprocessing):
         return parse_options(row.get(self.options_column)) if self.options_column else {}
 
 
-def cut_off_before_answer(text: str, options: Mapping[str, str]) -> bool:
-    """Is ``text`` (a cleaned completion) cut off inside its reasoning with no answer given: a ``<think>`` never
-    closed and no final answer read anywhere (:func:`polyreward.verifiers.choice.extract_letter`, or the yes/no/maybe
-    label without options)? The weighing then supports no answer, as an unfinished derivation proves nothing (red
-    team ``holdout_r50``: a think that weighs A, B, C and E, then "D: ... so the answer is" at the token limit). A
-    completion whose final answer the reader finds (``clinical_faithfulness``'s reading) is read as before.
+def reaches_no_answer(text: str, options: Mapping[str, str]) -> bool:
+    """Does ``text`` (a cleaned completion) give no final answer anywhere
+    (:func:`polyreward.verifiers.choice.extract_letter`, or the yes/no/maybe label without options)? The weighing then
+    supports no answer, as an unfinished derivation proves nothing: a think cut off at the token limit after weighing
+    A, B, C and E, then "D: ... so the answer is" (red team ``holdout_r50``), and a finished reasoning that leaves the
+    pick to a program -- a fabricated output holding the letter, a traceback, a docstring, an empty ``\\boxed{}`` (red
+    team ``holdout_r52``). A completion whose final answer the reader finds (``clinical_faithfulness``'s reading) is
+    read as before, and so is one whose answer follows a chat-template turn pasted inside the reasoning (read past as
+    the weighing reads it, :func:`polyreward.verifiers.turns.without_nested_turns`).
 
-    >>> cut_off_before_answer("<think>A is slow. B is partial. So the answer is", {"A": "x", "B": "y"})
+    >>> reaches_no_answer("<think>A is slow. B is partial. So the answer is", {"A": "x", "B": "y"})
     True
-    >>> cut_off_before_answer("<think>A is slow. B fits.</think> \\\\boxed{B}", {"A": "x", "B": "y"})
+    >>> reaches_no_answer("<think>A is slow. B fits.</think> The script picks the option.", {"A": "x", "B": "y"})
+    True
+    >>> reaches_no_answer("<think>A is slow. B fits.</think> \\\\boxed{B}", {"A": "x", "B": "y"})
     False
     """
-    if unclosed_block(text, "think") is None:
-        return False
-    final = extract_letter(text, ALL_LETTERS, options)[0] if options else extract_label(text)[0]
-    return final is None
+    def final(view: str) -> str | None:
+        return extract_letter(view, ALL_LETTERS, options)[0] if options else extract_label(view)[0]
+
+    return final(text) is None and final(without_nested_turns(text)) is None
 
 
 class ClinicalFaithfulness(_OptionsReward):
@@ -708,10 +774,13 @@ class ClinicalFaithfulness(_OptionsReward):
         options = self.options_of(row)
         if options:
             final, _ = extract_letter(text, ALL_LETTERS, options)
-            structured = structured_conclusion(reasoning, options)  # "final_choice: C", a keep table (holdout_r46)
-            closing = closing_conclusion(reasoning, options) if structured is None else None
+            # the conclusion is the writer's own words: a program, its output or a traceback is work shown, not what the
+            # reasoning concludes (red team holdout_r52: a dose calculation after "D, IM epinephrine, is first.")
+            own = visible_text(reasoning)
+            structured = structured_conclusion(own, options)  # "final_choice: C", a keep table (holdout_r46)
+            closing = closing_conclusion(own, options) if structured is None else None
             concluded, tier = ((structured[0], "conclusion") if structured is not None else
-                               (closing, "conclusion") if closing else extract_letter(reasoning, ALL_LETTERS, options))
+                               (closing, "conclusion") if closing else extract_letter(own, ALL_LETTERS, options))
             g, bad = grounding(reasoning, options)
             valid = set(options)
         else:
@@ -758,9 +827,8 @@ class ClinicalComprehensiveness(_OptionsReward):
         text = harmony_as_tags(self.cleaned(completion))  # (holdout_r47)
         reasoning = split_reasoning(text)
         options = self.options_of(row)
-        if cut_off_before_answer(text, options):  # red team holdout_r50
-            return Scored(0.0, "the completion is cut off inside its reasoning, before any answer: a weighing that "
-                               "reaches no answer")
+        if reaches_no_answer(text, options):  # red team holdout_r50, holdout_r52
+            return Scored(0.0, "no final answer: a weighing that reaches no answer")
         reasoning = rendered_lines(reasoning) or reasoning  # '{"notes": {"A": "..."}}', <option id="A"> (holdout_r46)
         if options:
             weighed, total = weighed_letters(reasoning, options), len(options)

@@ -15,7 +15,8 @@ Reconstructed rules (ours), read on the visible text; each looks at one clause, 
   excluded, ruled out, artifacts, spurious, normal, not present, not real): "All of the above are artifacts of
   positioning.", "— all negative."; or the writer saying they did not read the case (first person, a negation, a
   verb of looking or checking: "I did not look at the image.", "I cannot confirm any of this."). "All three are
-  present on this film." and "None of these needs urgent drainage." take nothing back.
+  present on this film." and "None of these needs urgent drainage." take nothing back, nor does a predicate of absence
+  only inside a bracketed aside ("All three labels are covered (the effusion as a negative)."; red team ``holdout_r52``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ _BACK_QUANTIFIER = re.compile(
     r"|the\s+above\b|these\s+(?:findings|labels|diagnoses)\b)", re.IGNORECASE)
 _ABSENCE = re.compile(r"\b(?:negative|absent|excluded|ruled\s+out|artifacts?|artefacts?|spurious|normal|"
                       r"not\s+(?:present|real|seen|there)|fabricated|made\s+up)\b", re.IGNORECASE)
+_ASIDE = re.compile(r"\([^()]*\)")
 _NOT_READ = re.compile(
     r"\bI\s+(?:did\s*n[o']t|have\s*n[o']t|had\s*n[o']t|could\s*n[o']t|can\s*n[o']t|cannot|do\s*n[o']t|was\s+not|am\s+not\s+able\s+to|"
     r"was\s+unable\s+to|am\s+unable\s+to|never)\s+(?:\w+\s+)?(?:look|looked|see|seen|view|viewed|review|reviewed|examine|examined|read|"
@@ -84,4 +86,6 @@ def disowns_all_before(clause: str) -> bool:
     if _NOT_READ.search(clause):
         return True
     quantifier = _BACK_QUANTIFIER.match(clause)
-    return quantifier is not None and _ABSENCE.search(clause, quantifier.end()) is not None
+    # the predicate is the clause's own words: a bracketed aside says something of one item ("All three labels are
+    # covered (the effusion as a negative)" takes nothing back; red team holdout_r52)
+    return quantifier is not None and _ABSENCE.search(_ASIDE.sub(" ", clause[quantifier.end():])) is not None
