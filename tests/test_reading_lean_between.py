@@ -27,6 +27,10 @@ MATH = [
     ("I first got 42 or 45. Checking: 45 leaves a remainder, so the answer is 42.", True),
     ("Each lap takes 6 or 7 minutes; the total is 42.", True),
     ("Half of 84 is 42, so \\boxed{42}.", True),
+    # one value written twice is no pair of alternatives (compared as numbers, not as text)
+    ("The total is 42 or 42.0 in decimal form, probably 42.", True),
+    ("Written out: 42 or 42.00, most likely 42.", True),
+    ("It is 4.2 or 42, probably 42.", False),
 ]
 
 

@@ -54,7 +54,7 @@ from polyreward.verifiers.later_values import TICKED_CHECK, confirming_check_sta
 from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, OTHER_VALUE_CLAUSE, POINTER, REJECTED,
                                                STANDS_BY_AFTER,
                                                STRONG_POINTER, VERIFYING, CHECK_OPENER, confirmed_check_end, fractions_as_values, names_a_part, of_a_denied_quantity, without_apology)
-from polyreward.verifiers.math_normalize import number_from_words
+from polyreward.verifiers.math_normalize import number_from_words, same_number
 from polyreward.verifiers.number_keys import _VALUE, value_key, answer_keys
 from polyreward.verifiers.fault_verdicts import FAULT_AFTER
 from polyreward.verifiers.negation_words import CONTRAST_WORDS, NEGATION_AFTER_VALUE, NEGATION_BEFORE_VALUE
@@ -250,7 +250,17 @@ _LEAN_BETWEEN = re.compile(
     r"[,;:?.!\u2013\u2014-]+[^\S\n]*(?:(?:it's|it[^\S\n]+is|so|but|and)[^\S\n]+)?" + _BELIEF
     + r"(?:[^\S\n]+(?:it's|it[^\S\n]+is|that's))?[^\S\n]*[:,\u2013\u2014-]?[^\S\n]*(?:\\boxed\{|\\\(|\$|\*\*|\(|option[^\S\n]+|choice[^\S\n]+)*\Z",
     re.IGNORECASE)
-_CANDIDATE_MARKUP = re.compile(r"[\s$*(){}\[\].\\]+")
+_CANDIDATE_MARKUP = re.compile(r"[\s$*(){}\[\]\\]+")
+
+
+def _candidate(part: str) -> str:
+    """A lean's candidate as compared: without markup, a closing full stop or an ``x =``, case folded."""
+    return re.sub(r"\A[a-z]=", "", _CANDIDATE_MARKUP.sub("", part).casefold()).rstrip(".")
+
+
+def _same_candidate(one: str, other: str) -> bool:
+    """The same alternative: the same text, or the same number written otherwise ("42" and "42.0", "0.5" and "50%")."""
+    return one == other or same_number(one, other)
 
 
 def lean_between_alternatives(text: str, start: int, end: int) -> bool:
@@ -265,15 +275,18 @@ def lean_between_alternatives(text: str, start: int, end: int) -> bool:
     False
     >>> lean_between_alternatives("It's 3/4, probably 0.75.", 19, 23)
     False
+    >>> lean_between_alternatives("42 or 42.0, probably 42.", 21, 23)  # one value written twice: no alternative
+    False
+    >>> lean_between_alternatives("4.2 or 42, probably 4.2.", 20, 23)
+    True
     """
     if not text.count("or", max(0, start - 120), start) and "/" not in text[max(0, start - 120):start]:
         return False
     lean = _LEAN_BETWEEN.search(text, max(0, start - 120), start)
     if lean is None:
         return False
-    first, second, answer = (re.sub(r"\A[a-z]=", "", _CANDIDATE_MARKUP.sub("", part).casefold())
-                             for part in (lean.group("first"), lean.group("second"), text[start:end]))
-    return first != second and answer in (first, second)
+    first, second, answer = (_candidate(part) for part in (lean.group("first"), lean.group("second"), text[start:end]))
+    return not _same_candidate(first, second) and (_same_candidate(answer, first) or _same_candidate(answer, second))
 
 
 # an "or" that offers an unnamed other answer, a few words on (holdout105): "... whether it still rounds to B or moves
