@@ -226,10 +226,6 @@ LEFT_OPEN = {
         "each), so 36 space-separated Korean words of 112 syllables are past the limit while their English "
         "translation is not; as holdout_r3's japanese_summary"),
     # holdout_r9 (written blind 2026-12-05; first sight in benchmarks/results/red_team_rewards_holdout_r9_first_sight.md)
-    ("forecast_class_cost", "r9_milligrams_per_cubic_metre"): (
-        "genuine ('0.050 mg/m³' is 50 µg/m³), but the reading refuses a value in another unit rather than converting "
-        "it (documented): converting would pay a wrong-unit number whose thousandfold lands in the top class (76 "
-        "mg/m³ for an observed 340), and the reading cannot tell a mg/m³ slip from a conversion"),
     ("forecast_class_cost", "r9_value_with_aqi_equivalent"): (
         "genuine ('50 µg/m³ (AQI 137)' restates the value as an index), but telling a consistent AQI from another "
         "number needs the AQI breakpoint table (the EPA's changed in 2024); an unchecked index would let 'AQI 50' "
@@ -572,9 +568,6 @@ LEFT_OPEN = {
         "min_content_words 3 counts the words a think adds to the prompt, the guard that refuses holdout_r11's and "
         "holdout_r12's short reference thinks (REFERENCE_REFUSED)") for family in (
         "r19_tf_short_real_think", "r19_cf_short_real_think")},
-    ("forecast_class_cost", "r19_fc_value_in_mg_per_m3"): (
-        "genuine ('0.048 mg/m³' is 48 µg/m³), but the reading refuses a value in another unit rather than converting "
-        "it (documented), as holdout_r9's r9_milligrams_per_cubic_metre"),
     ("forecast_class_cost", "r19_fc_range_prompt_allows_within_one_class"): (
         "genuine ('42–50' where the prompt allows a range no wider than 10 µg/m³), but the reward scores one point "
         "forecast (FAKER-Air's number) and reads no permission in the prompt; a range is a hedge everywhere else"),
@@ -931,9 +924,6 @@ LEFT_OPEN = {
         "think, then an answer from memory), counted and credited as the call a tag-matching runner makes"),
     # holdout_r32 (written blind 2026-12-06: forecasts, CRPO answers and the shape rewards under a policy's pressure;
     # first sight in benchmarks/results/red_team_rewards_holdout_r32_first_sight.md)
-    ("forecast_class_cost", "r32_fc_unit_converted_to_mg_per_m3"): (
-        "genuine ('0.060 mg/m³' is 60 µg/m³), but the reading refuses a value in another unit rather than converting "
-        "it (documented), as holdout_r9's r9_milligrams_per_cubic_metre and holdout_r19's r19_fc_value_in_mg_per_m3"),
     ("think_format", "r32_tf_spanish_reasoning"): (
         "genuine: a Spanish derivation with its numbers spelled in Spanish ('siete', 'dieciocho', 'seis') shares no "
         "word or number with the English question; the topic check skips a think the detector gives to another "
