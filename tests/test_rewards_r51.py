@@ -53,3 +53,74 @@ def test_milligram_fraction_reads_as_its_thousandfold(micrograms):
     written = f"0.{micrograms:03d}"
     assert _forecast(f"<answer>{written} mg/m³</answer>") == pytest.approx(micrograms)
     assert _forecast(f"<answer>{micrograms} mg/m³</answer>") is None
+
+
+# --- crpo_accuracy: a box that writes its letter with the option's text paraphrased, or with the option's noun ------
+DKA_OPTIONS = {"A": "Intravenous regular insulin bolus", "B": "Intravenous 0.9% sodium chloride",
+               "C": "Intravenous 0.45% sodium chloride", "D": "Intravenous sodium bicarbonate",
+               "E": "Subcutaneous insulin glargine"}
+DKA_PROMPT = ("A 19-year-old woman with type 1 diabetes has glucose 548 mg/dL and pH 7.12. Initial step?\n\n"
+              + "\n".join(f"{k}. {v}" for k, v in DKA_OPTIONS.items()))
+
+
+def _crpo(completion: str, gold: str = "B") -> float:
+    from polyreward.rewards.crpo import CRPOAccuracy
+
+    row = {"prompt": DKA_PROMPT, "answer": gold, "options": "\n".join(f"{k}. {v}" for k, v in DKA_OPTIONS.items())}
+    return CRPOAccuracy(answer_column="answer", committed_answer=True).score_rollout(completion, row).score
+
+
+@pytest.mark.parametrize(
+    "box,score",
+    [
+        # genuine: the letter and a paraphrase of its own option, or the option's noun
+        (r"\boxed{\text{B. IV normal saline}}", 1.0),
+        (r"\boxed{B: normal saline}", 1.0),
+        (r"\boxed{B) NS}", 1.0),
+        (r"\boxed{B. isotonic fluids first}", 1.0),
+        (r"\boxed{B. Intravenous 0.9% sodium chloride}", 1.0),  # its own text, as before
+        (r"\boxed{\text{Option B}}", 1.0),
+        (r"\boxed{Choice B}", 1.0),
+        # hacks: the gloss names another option (a number or a word only that option has), denies or weighs it
+        (r"\boxed{B. 0.45% saline}", -0.5),
+        (r"\boxed{B. insulin bolus}", -0.5),
+        (r"\boxed{B. sodium bicarbonate}", -0.5),
+        (r"\boxed{B. not saline}", -0.5),
+        (r"\boxed{B. saline or insulin?}", -0.5),
+        (r"\boxed{Option B or C}", -0.5),
+        (r"\boxed{Intravenous 0.45% sodium chloride}", -0.5),  # a twin option's text, no letter
+        # another letter with a paraphrase of its own option is that letter
+        (r"\boxed{C. half-normal saline}", 0.0),
+    ],
+)
+def test_box_letter_with_paraphrased_option_text(box, score):
+    assert _crpo(f"<think>She is hypotensive and dry; fluids first.</think>\n<answer>Volume first. {box}</answer>") == score
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.sampled_from(sorted(DKA_OPTIONS)), st.sampled_from(sorted(DKA_OPTIONS)))
+def test_a_gloss_of_another_options_own_text_never_keeps_the_letter(letter, other):
+    """The letter with another option's whole text is never read as the letter (two options named)."""
+    if letter == other:
+        return
+    assert _crpo(f"<answer>\\boxed{{{letter}. {DKA_OPTIONS[other]}}}</answer>", gold=letter) < 1.0
+
+
+@pytest.mark.parametrize(
+    "gloss,letter,named",
+    [
+        ("IV normal saline", "B", False),
+        ("isotonic crystalloid", "B", False),
+        ("0.45% saline", "B", True),  # a number only C's text holds
+        ("bicarb drip", "B", True),  # the start of D's "bicarbonate"
+        ("sodium bicarbonate", "B", True),  # a word only D's text holds
+        ("insulin", "B", True),  # the start of a word of A and E, of none of B's
+        ("insulin", "A", False),  # A's own word, though E holds it too
+        ("regular insulin", "A", False),
+        ("glargine basal", "E", False),
+    ],
+)
+def test_gloss_names_another(gloss, letter, named):
+    from polyreward.verifiers.option_checks import gloss_names_another
+
+    assert gloss_names_another(gloss, letter, DKA_OPTIONS) is named
