@@ -297,10 +297,6 @@ LEFT_OPEN = {
         "genuine, but 'adjacent opacity, likely atelectasis' adds the lung opacity the hedged atelectasis explains, an "
         "entity the reference report does not name, and (since issue 32: 'with adjacent' shares a place) its place "
         "beside the right effusion (0.75, 0.917 before), as holdout_r3's uncertain_finding_hedged"),
-    ("kg_triplet_consistency", "r10_negation_list_before_present_finding"): (
-        "genuine, but 'no ... focal consolidation' adds the modifier 'focal' and its modify triplet, which the reference "
-        "lacks (0.4: the reference has no triplet, so one extra makes the triplet Jaccard 0), as holdout_r3's "
-        "extra_pertinent_negative; its negation list and the one-word 'Cardiomegaly.' are read right"),
     ("overlong_penalty", "r10_korean_spaced_summary"): (
         "label disputed after first sight: each Hangul syllable counts a word (a tokenizer spends about a token on each),"
         " so 31 spaced Korean words of 108 syllables are past the limit while their English translation is not; as "
@@ -624,10 +620,6 @@ LEFT_OPEN = {
         "label disputed after first sight: 'Stable ... compared with the prior radiograph' and 'unchanged' compare with a "
         "prior study neither the prompt nor the reference gives (change concepts with modify triplets, 0.5), as "
         "holdout_r3's stable_persistent_wording and r17_kg_effusion_hedged_genuine"),
-    ("kg_triplet_consistency", "r24_one_negation_covers_three_items"): (
-        "genuine, and the coordinated negation reads right ('no pleural effusion, pneumothorax, or focal consolidation': "
-        "each absent), but 'focal' is a modifier and a modify triplet the reference lacks; with no triplet in the "
-        "reference J_R is 0 (0.4), as holdout_r19's 'focal' modifier"),
     ("kg_triplet_consistency", "r24_extra_normal_structures_stated"): (
         "genuine, but 'The mediastinal contours are normal.' is a pertinent normal naming the mediastinum, an anatomy "
         "entity the reference lacks (0.875): a report that states more than its reference, as holdout_r14's "
@@ -645,11 +637,6 @@ LEFT_OPEN = {
         "genuine, but 'The costophrenic angles are sharp without pleural effusion' names the costophrenic angle and "
         "places the absent effusion there (an anatomy entity and a located_at triplet the reference's 'No pleural "
         "effusion.' lacks, 0.65): a normal structure named beside the denial, as holdout_r24's extra normal structures"),
-    ("kg_triplet_consistency", "r30_kg_k4_biomistral_measurement_first"): (
-        "genuine, but 'No focal consolidation.' modifies the denied consolidation with 'focal' (0.812). Leaving out a "
-        "size word of a denied finding was tried and dropped: a degree can limit a denial ('No large pneumothorax, "
-        "although a small one cannot be excluded', holdout_r8's r8_pronoun_cannot_be_excluded, was then paid), and "
-        "telling a distribution word ('focal') from a degree needs a finer lexicon"),
     ("kg_triplet_consistency", "r30_kg_k4_numbered_impression_with_recommendation"): (
         "genuine in what the prompt lists, but the reference (written blind, never rewritten) also says the lungs "
         "are hyperinflated, a finding the prompt does not list and the report does not state (0.524): the reference "
@@ -677,8 +664,9 @@ LEFT_OPEN = {
         "inference and signs beyond the prompt's list, which a reward comparing entity sets may count"),
     ("kg_triplet_consistency", "r30_kg_k9_templated_normal_report"): (
         "genuine, but the reference's 'The lungs are clear without consolidation' places the absent consolidation in "
-        "the lung (a located_at triplet) and the report's 'No focal consolidation' modifies it with 'focal' (0.417); "
-        "dropping the relations of a denied finding was tried and dropped (see r30_kg_k4_biomistral_measurement_first)"),
+        "the lung (a located_at triplet the report lacks, 0.5; its 'No focal consolidation' modifies nothing since "
+        "holdout_r51's distribution words); dropping every relation of a denied finding was tried and dropped: a "
+        "degree can limit a denial ('No large pneumothorax, although a small one cannot be excluded')"),
     ("kg_triplet_consistency", "r30_kg_k9_llava_med_no_evidence_of_list"): (
         "genuine, but the reference names the lungs ('The lungs are clear without consolidation') and places the "
         "absent consolidation there, and the report never names the lungs (0.4): the reference states more"),
@@ -948,9 +936,8 @@ LEFT_OPEN = {
     # benchmarks/results/red_team_rewards_holdout_r33_first_sight.md)
     ("kg_triplet_consistency", "r33_kg_full_report_many_findings_impression"): (
         "label disputed after first sight: 'pulmonary edema with perihilar haziness' places the edema (an anatomy "
-        "entity and a located_at triplet) and 'No focal consolidation' modifies the denied finding with 'focal' "
-        "(0.65), details neither the prompt's list nor the reference gives, as holdout_r30's "
-        "r30_kg_k4_biomistral_measurement_first"),
+        "entity and a located_at triplet, 0.778) that neither the prompt's list nor the reference gives ('No focal "
+        "consolidation' modifies nothing since holdout_r51)"),
     ("kg_triplet_consistency", "r33_kg_numbered_impression"): (
         "label disputed after first sight: 'Moderate cardiomegaly' states a severity neither the prompt's list nor the "
         "reference gives (0.75), as holdout_r28's r28_kg_layering_effusion_with_impression"),
@@ -974,9 +961,9 @@ LEFT_OPEN = {
         "silhouette is within normal limits' names the mediastinum (0.4): the mirror of holdout_r30's "
         "r30_kg_k9_templated_normal_report, where dropping the relations of a denied finding was tried and dropped"),
     ("kg_triplet_consistency", "r33_kg_normal_numbered_negatives"): (
-        "genuine, but 'No focal consolidation' modifies the denied finding with 'focal' and the report never names "
-        "the lungs the reference's 'The lungs are clear.' names (0.3), as holdout_r30's "
-        "r30_kg_k4_biomistral_measurement_first and r30_kg_k9_llava_med_no_evidence_of_list"),
+        "genuine, but the report never names the lungs the reference's 'The lungs are clear.' names (0.875; its 'No "
+        "focal consolidation' modifies nothing since holdout_r51), as holdout_r30's "
+        "r30_kg_k9_llava_med_no_evidence_of_list"),
     ("clinical_comprehensiveness", "r33_co_markdown_bullets_per_option"): (
         "genuine: each option weighed as a bold bullet under a short name ('**CT chest**: useful for dissection, but "
         "not before an ECG' for 'Order a CT of the chest'), neither its letter nor its whole text; matching a "

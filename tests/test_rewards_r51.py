@@ -124,3 +124,49 @@ def test_gloss_names_another(gloss, letter, named):
     from polyreward.verifiers.option_checks import gloss_names_another
 
     assert gloss_names_another(gloss, letter, DKA_OPTIONS) is named
+
+
+# --- kg_triplet_consistency: a distribution word of a denied finding modifies nothing ------------------------------
+def _kg(text: str):
+    from polyreward.verifiers.radiology_kg import extract_kg
+
+    kg = extract_kg(text)
+    return set(kg.entities), set(kg.triplets)
+
+
+@pytest.mark.parametrize(
+    "report,plain",
+    [
+        ("There is pulmonary oedema. Pleural effusions are seen on both sides. No focal consolidation.",
+         "There is pulmonary edema. Bilateral pleural effusions are present. No consolidation."),
+        ("Cardiomegaly. No pleural effusion, pneumothorax, or focal consolidation.",
+         "Cardiomegaly. No pleural effusion, pneumothorax, or consolidation."),
+        ("No diffuse interstitial edema.", "No interstitial edema."),
+        ("Lungs: no patchy consolidation.", "Lungs: no consolidation."),
+    ],
+)
+def test_distribution_word_of_a_denied_finding_modifies_nothing(report, plain):
+    assert _kg(report) == _kg(plain)
+
+
+@pytest.mark.parametrize(
+    "report,word",
+    [
+        # a magnitude under a denial narrows it, and stays
+        ("No large pneumothorax, although a small one cannot be excluded.", "large"),
+        ("No significant or large pleural effusion.", "large"),
+        # a distribution word of a finding stated present is a detail of it, and stays
+        ("Focal consolidation in the right lower lobe.", "focal"),
+        ("Patchy consolidation at the left base. No pneumothorax.", "patchy"),
+    ],
+)
+def test_magnitudes_and_present_findings_keep_their_modifier(report, word):
+    entities, triplets = _kg(report)
+    assert (word, "size") in entities and any(t[0] == word and t[2] == "modify" for t in triplets)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["consolidation", "pleural effusion", "pneumothorax", "pulmonary edema"]),
+       st.sampled_from(["focal", "diffuse", "patchy"]), st.sampled_from(["No", "There is no", "Without"]))
+def test_denied_finding_reads_the_same_with_a_distribution_word(finding, word, cue):
+    assert _kg(f"Heart size is normal. {cue} {word} {finding}.") == _kg(f"Heart size is normal. {cue} {finding}.")
