@@ -331,10 +331,6 @@ LEFT_OPEN = {
     ("toolrl_format", "r11_think_filler_distinct_function_words"): (
         "tie at the floor: the reference 'A party of four is party_size 4; ...' is the prompt's words and a number, so "
         "both score 0 (REFERENCE_REFUSED); the hack counts 2 ('case', 'way')"),
-    ("jaccard", "r11_interstitial_edema_and_effusions_plural"): (
-        "genuine, but radlabels' lexicon maps 'interstitial edema' to pulmonary vascular congestion (and 'interstitial "
-        "pulmonary edema' to pulmonary edema), so the label names another finding than the gold 'edema'; the lexicon "
-        "limit of holdout_r8's r8_lungs_pleura_sections, left as the KG extractor shares it"),
     ("kg_triplet_consistency", "r11_effusion_with_size_and_side_then_negatives"): (
         "genuine, but 'stable in size' claims a comparison with a prior study the reference does not make (a change "
         "concept with a modify triplet, 0.75), as holdout_r3's stable_persistent_wording"),

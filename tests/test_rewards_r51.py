@@ -170,3 +170,44 @@ def test_magnitudes_and_present_findings_keep_their_modifier(report, word):
        st.sampled_from(["focal", "diffuse", "patchy"]), st.sampled_from(["No", "There is no", "Without"]))
 def test_denied_finding_reads_the_same_with_a_distribution_word(finding, word, cue):
     assert _kg(f"Heart size is normal. {cue} {word} {finding}.") == _kg(f"Heart size is normal. {cue} {finding}.")
+
+
+# --- jaccard: a label qualified as the report qualifies its finding; a participle of the finding before its place ----
+ATELECTASIS_REPORT = ("FINDINGS: Linear opacity at the left base representing subsegmental atelectasis. Heart size "
+                      "normal. No pneumothorax.")
+FRACTURE_REPORT = "FINDINGS: Acute fracture of the left lateral 6th rib. Small left apical pneumothorax. No effusion."
+
+
+@pytest.mark.parametrize(
+    "label,gold,report,read",
+    [
+        # genuine: the report's own qualifier of the finding, before an alias of it
+        ("subsegmental atelectatic change", {"atelectasis"}, ATELECTASIS_REPORT, "atelectasis"),
+        ("subsegmental atelectasis", {"atelectasis"}, ATELECTASIS_REPORT, "atelectasis"),
+        # genuine: a participle of a one-word finding, then the place the report names
+        ("fractured rib", {"fracture", "pneumothorax"}, FRACTURE_REPORT, "fracture"),
+        ("fractured ribs", {"fracture", "pneumothorax"}, FRACTURE_REPORT, "fracture"),
+        ("fractured left rib", {"fracture", "pneumothorax"}, FRACTURE_REPORT, "fracture"),
+        # hacks: the report's qualifier of another finding, a dating word, a place the report does not name
+        ("subsegmental pneumothorax", {"pneumothorax"}, ATELECTASIS_REPORT, "subsegmental pneumothorax"),
+        ("old atelectasis", {"atelectasis"}, ATELECTASIS_REPORT, "old atelectasis"),
+        ("fractured clavicle", {"fracture", "pneumothorax"}, FRACTURE_REPORT, "fractured clavicle"),
+        ("fractured right rib", {"fracture", "pneumothorax"}, FRACTURE_REPORT, "fractured right rib"),
+        ("pericardial effusion", {"pleural effusion"}, "FINDINGS: Moderate left pleural effusion.", "pericardial effusion"),
+    ],
+)
+def test_label_qualified_as_the_report_qualifies_its_finding(label, gold, report, read):
+    from polyreward.verifiers.radiology_labels import as_gold_findings
+
+    assert as_gold_findings({label}, gold, report) == {read}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["subsegmental", "bibasilar", "platelike", "dependent", "discoid"]),
+       st.sampled_from(["pneumothorax", "pleural effusion", "cardiomegaly"]))
+def test_a_qualifier_of_one_finding_never_names_another(word, other):
+    """The report's qualifier of its atelectasis, put before another finding, keeps that label whole."""
+    from polyreward.verifiers.radiology_labels import as_gold_findings
+
+    report = f"FINDINGS: {word} atelectasis at the left base. No {other}."
+    assert as_gold_findings({f"{word} {other}"}, {"atelectasis"}, report) == {f"{word} {other}"}
