@@ -1529,6 +1529,9 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      ("holdout_r48", "clinical_faithfulness"): 0.5,
                      **{("clinical_comprehensiveness", family): 0.6 for family in (
                          "r48_co_no_need_to_discuss_options", "r48_co_g_paired_negations_with_reasons")},
+                     # holdout_r51: as holdout_r44's, the clinical_faithfulness references give each option's verdict
+                     # by letter with no concluding sentence (0.5; written blind, never rewritten)
+                     ("holdout_r51", "clinical_faithfulness"): 0.5,
                      }
 
 

@@ -211,3 +211,42 @@ def test_a_qualifier_of_one_finding_never_names_another(word, other):
 
     report = f"FINDINGS: {word} atelectasis at the left base. No {other}."
     assert as_gold_findings({f"{word} {other}"}, {"atelectasis"}, report) == {f"{word} {other}"}
+
+
+# --- clinical_faithfulness: the speaker's choice as a pseudo-cleft, the option first ---------------------------------
+HK_OPTIONS = {"A": "Intravenous calcium gluconate", "B": "Oral calcium carbonate", "C": "Intravenous insulin with dextrose",
+              "D": "Oral sodium polystyrene sulfonate", "E": "Emergency hemodialysis"}
+
+
+@pytest.mark.parametrize(
+    "reasoning,concluded",
+    [
+        ("Calcium antagonises the membrane effect; the oral calcium carbonate tablet is what I'd start with.", "B"),
+        ("Given the ECG, intravenous calcium gluconate is what I would give.", "A"),
+        ("Emergency hemodialysis is what I'd recommend once access is in.", "E"),
+        ("K 7.4 with a wide QRS: intravenous calcium gluconate is what I'll give.", "A"),
+        # denied, offered with another, or no option named: no conclusion here
+        ("Oral calcium carbonate is not what I'd give.", None),
+        ("Intravenous calcium gluconate or emergency hemodialysis is what I'd do.", None),
+        ("What I'd give is calcium.", None),
+        ("Calcium is what I'd give.", None),
+    ],
+)
+def test_pseudo_cleft_choice_concludes_its_option(reasoning, concluded):
+    from polyreward.rewards.clinical_reasoning import closing_conclusion
+
+    assert closing_conclusion(reasoning, HK_OPTIONS) == concluded
+
+
+def test_faithfulness_refuses_a_pseudo_cleft_of_the_twin_option_beside_the_gold_box():
+    from polyreward.rewards.clinical_reasoning import ClinicalFaithfulness
+
+    options = "\n".join(f"{k}. {v}" for k, v in HK_OPTIONS.items())
+    row = {"answer": "A", "options": options}
+    reward = ClinicalFaithfulness(options_column="options")
+    twin = ("<think>Calcium protects the heart; the oral calcium carbonate tablet is what I'd start with.</think>\n"
+            "<answer>Calcium first. \\boxed{A}</answer>")
+    own = ("<think>Calcium protects the heart; intravenous calcium gluconate is what I'd start with.</think>\n"
+           "<answer>Calcium first. \\boxed{A}</answer>")
+    assert reward.score_rollout(twin, row).score == 0.0
+    assert reward.score_rollout(own, row).score == 1.0

@@ -408,6 +408,12 @@ _COPULAR_OPENER = re.compile(r"\A[\s*_#>-]*the\s+(?:[a-z-]+\s+){1,5}?(?:is|would
 # "The note's diagnosis is mine: A."
 _SPEAKER_CHOICE_OPENER = re.compile(r"\A(?:[^.!?\n]*?\s)?I(?:'d|\s+would|'ll|\s+will)?\s+(?:choose|pick|go\s+with|lean\s+(?:to|towards)|"
                                     r"opt\s+for|settle\s+on)\s+(?:option\s+)?", re.IGNORECASE)
+# (red team holdout_r51) the same choice as a pseudo-cleft, the option first: "the oral calcium carbonate tablet is what
+# I'd start with.", "IV calcium gluconate is what I would give." (the option is the clause's subject, after its last
+# comma or semicolon)
+_PSEUDO_CLEFT_CHOICE = re.compile(r"(?:\A|[,;:]\s)(?P<choice>[^,;:]{2,120}?)\s+(?:is|would\s+be)\s+what\s+I(?:'d|\s+would|'ll|\s+will)?"
+                                  r"\s+(?:give|start\s+with|begin\s+with|choose|pick|do|go\s+with|recommend|use|order)\b[^,;:]*\Z",
+                                  re.IGNORECASE)
 _COLON_CONCLUSION = re.compile(r"\A(?=[^:\n]*\s\S+\s\S+\s*:)(?![\s*_#>-]*[A-Z][\w.'-]{0,20}(?:\s[A-Z0-9][\w.'-]{0,20}){0,2}\s*(?:\([^()]{1,12}\))?\s*:)"
                                r"[^:\n]*:\s*(?=[\s*(]*[A-Z][\s*).!]*\Z)")
 # the closing clause of a sentence, after a comma and a conclusion's word ("..., so C.", "..., hence option B.")
@@ -456,7 +462,9 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     C; "So C, or maybe D." and "So C, not D." conclude nothing here; red team ``holdout_r39``). Red team
     ``holdout_r40``: a definite subject equated with one option ("The first step is intramuscular epinephrine — B.")
     and a sentence's closing clause after a comma ("..., so C.") conclude too, and a bracketed aside after the
-    conclusion that names no option is read past.
+    conclusion that names no option is read past. Red team ``holdout_r51``: the speaker's choice as a pseudo-cleft,
+    the option first ("...; the oral calcium carbonate tablet is what I'd start with.", :data:`_PSEUDO_CLEFT_CHOICE`),
+    concludes that option; "... is not what I'd give" and "A or B is what I'd give" conclude nothing.
     """
     tail = reasoning.strip()[-CLOSING_TAIL_CHARS:]  # (the last sentence lies in the tail: no split of a long reasoning)
     sentences = [x for x in _CLOSING_SENTENCE.split(tail) if x.strip()]
@@ -470,6 +478,9 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
             _FRONTED_ADJUNCT.sub("", last, count=1)):  # "With no cough ..., the picture is viral: B." (holdout_r44)
         named = _named_options(re.split(r"[,(]", last[choice.end():], maxsplit=1)[0], options)
         return next(iter(named)) if len(named) == 1 else None
+    if (cleft := _PSEUDO_CLEFT_CHOICE.search(last)) and not _NEGATION.search(last[cleft.start():]):
+        named = _named_options(cleft.group("choice"), options)
+        return next(iter(named)) if len(named) == 1 and not _ALTERNATIVE.search(cleft.group("choice")) else None
     if len(sentences) > 1 and re.fullmatch(r"[\s*(]*([A-Z])[\s*).!]*", last) and last.strip().strip("*().!") in options:
         return last.strip().strip("*().!")  # "... discharge (E) is unsafe. B.": a bare letter closing the reasoning
     opener = _CONCLUDING_OPENER.match(last) or _COPULAR_OPENER.match(last)
