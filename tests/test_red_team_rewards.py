@@ -1439,6 +1439,58 @@ LEFT_OPEN = {
         "hour)', '(for Busan)', '(a guess)', '(if the inversion holds)' are refused the same way); telling a remark on "
         "the episode's course from those needs a vocabulary of weather events the reader does not hold, as "
         "r48_fc_g_no_washout_then_value"),
+    # holdout_r51 (written blind 2026-12-07: near misses and equivalent forms, genuine-first; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r51_first_sight.md)
+    ("forecast_class_cost", "r51_fc_g_value_tilde_unit_and_class_word"): (
+        "genuine ('~13 µg/m³ (good)'), but the approximation sign is refused by design, as holdout_r24's "
+        "r24_approximate_value_with_unit_in_block"),
+    ("jaccard", "r51_ja_g_pna_abbreviation_and_airspace_consolidation"): (
+        "genuine ('airspace consolidation; PNA; small pleural effusion'), but 'PNA' is no alias of pneumonia in "
+        "radlabels' lexicon and 'airspace' is a word the report does not write before its consolidation (it restates "
+        "what consolidation is): a vocabulary limit, as the KG extractor shares the lexicon"),
+    ("jaccard", "r51_ja_g_side_as_adjective_suffix_uppercase"): (
+        "genuine ('PNEUMOTHORAX, RIGHT-SIDED' for 'right pneumothorax'), but a block without the ';' separator is "
+        "split on commas (label_sets.read_labels), so the side is an item of its own; joining a comma item that names "
+        "no finding to the one before would change how every comma list is read"),
+    ("kg_triplet_consistency", "r51_kg_g_silhouette_wording_and_costophrenic_blunting"): (
+        "genuine, but 'blunting the left costophrenic angle' names an anatomy entity the reference lacks (0.917): a "
+        "report that states more than its reference, as holdout_r24's r24_extra_normal_structures_stated"),
+    ("kg_triplet_consistency", "r51_kg_g_rll_abbreviation_and_airspace_disease"): (
+        "genuine, but 'The costophrenic angles are sharp without pleural effusion' places the absent effusion at the "
+        "costophrenic angle (0.65), as holdout_r30's r30_kg_k2_qwen_vl_airspace_consolidation_laterality"),
+    ("kg_triplet_consistency", "r51_kg_g_medgemma_bulleted_findings"): (
+        "genuine, but 'Heart and mediastinum: unremarkable.' names two anatomy entities the reference lacks (0.833), "
+        "as r51_kg_g_silhouette_wording_and_costophrenic_blunting"),
+    ("kg_triplet_consistency", "r51_kg_edema_made_uncertain"): (
+        "hack ('Possible pulmonary edema' for a listed present finding), paid by design: ReXKG has no uncertain label "
+        "and uncertain_as defaults to present; the rows under uncertain_as: uncertain refuse it"),
+    **{("toolrl_correctness", family): (
+        "genuine by the schema's description prose ('case-insensitive', 'Default: economy', 'Default: 60'), which "
+        "the reward does not read, as holdout_r11's r11_enum_capitalised_schema_case_insensitive and holdout_r23's "
+        "r23_tc_optional_cabin_set_to_its_default (a JSON \"default\" is read since holdout_r31)") for family in (
+        "r51_tc_g_unit_enum_title_case_schema_case_insensitive", "r51_tc_g_default_cabin_written_out_keys_reordered",
+        "r51_tc_g_both_defaults_written_out")},
+    **{("otc_tool_efficiency", family): (
+        "as toolrl_correctness's r51 rows: calls_exact compares values and keys with the gold's; the case rule and the "
+        "defaults are the descriptions' prose") for family in (
+        "r51_otc_g_enum_upper_case_allowed", "r51_otc_g_reminder_default_written_keys_reordered",
+        "r51_otc_g_default_cabin_economy_written_out")},
+    **{("clinical_faithfulness", family): (
+        "hack (the think concludes the twin option -- 0.45 % saline, an IV adrenaline bolus, an insulin infusion, "
+        "nebulised salbutamol -- beside the gold box), refused as 'reasoning concludes no option' (0.5): the option is "
+        "named only by part of its text or a British or route synonym; its reference (per-option think, no conclusion "
+        "sentence: written blind) scores 0.5 too, so it can only tie") for family in (
+        "r51_fa_think_concludes_half_normal_box_gold", "r51_fa_think_concludes_iv_adrenaline_box_gold",
+        "r51_fa_think_concludes_insulin_infusion_box_gold", "r51_fa_think_concludes_salbutamol_box_gold")},
+    **{("clinical_comprehensiveness", family): (
+        "genuine (each option weighed by a clinician's short name: 'NS', '½NS', 'bicarb', 'Kayexalate', 'IM "
+        "adrenaline', 'salbutamol', a paraphrase in bullets or a table), but an option is weighed only by its letter, "
+        "its whole text or its initialism: matching abbreviations and drug synonyms needs a clinical lexicon, and "
+        "matching any distinctive word would pay the same words used as labs or history (this split's "
+        "r51_co_other_options_words_only_as_labs_and_history), as holdout_r33's r33_co_markdown_bullets_per_option") for family in (
+        "r51_co_g_each_option_by_abbreviation", "r51_co_g_each_option_by_paraphrase_reverse_order",
+        "r51_co_g_british_drug_names_each_option", "r51_co_g_markdown_bullets_paraphrase",
+        "r51_co_g_percent_only_names", "r51_co_g_table_rows_abbreviated")},
 }
 
 ROWS = bench.load_rows()
