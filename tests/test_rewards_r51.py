@@ -250,3 +250,48 @@ def test_faithfulness_refuses_a_pseudo_cleft_of_the_twin_option_beside_the_gold_
            "<answer>Calcium first. \\boxed{A}</answer>")
     assert reward.score_rollout(twin, row).score == 0.0
     assert reward.score_rollout(own, row).score == 1.0
+
+
+# --- clinical readers: an option named by a quantity only its text holds ----------------------------------------------
+ANAPHYLAXIS_OPTIONS = {"A": "Intramuscular epinephrine 0.5 mg (1 mg/mL)", "B": "Intravenous bolus of epinephrine 0.5 mg (1 mg/mL)",
+                       "C": "Oral diphenhydramine", "D": "Intravenous methylprednisolone", "E": "Nebulized albuterol"}
+
+
+@pytest.mark.parametrize(
+    "text,options,named",
+    [
+        ("0.45% sodium chloride first.", DKA_OPTIONS, {"C"}),
+        ("0.45 % saline only after volume is restored", DKA_OPTIONS, {"C"}),
+        ("the 0.9% one first", DKA_OPTIONS, {"B"}),
+        # a bare number, another number holding it, a quantity two options share: nothing
+        ("pH 0.45 would be fatal", DKA_OPTIONS, set()),
+        ("10.45% of patients", DKA_OPTIONS, set()),
+        ("0.5 mg of epinephrine", ANAPHYLAXIS_OPTIONS, set()),
+        ("a 1 mg/mL ampoule", ANAPHYLAXIS_OPTIONS, set()),
+    ],
+)
+def test_option_named_by_its_own_quantity(text, options, named):
+    from polyreward.rewards.clinical_reasoning import mentioned_letters
+
+    assert mentioned_letters(text, options) == named
+
+
+def test_faithfulness_refuses_a_think_concluding_the_other_strength_beside_the_gold_box():
+    from polyreward.rewards.clinical_reasoning import ClinicalFaithfulness
+
+    row = {"answer": "B", "options": "\n".join(f"{k}. {v}" for k, v in DKA_OPTIONS.items())}
+    reward = ClinicalFaithfulness(options_column="options")
+    twin = ("<think>Corrected sodium is high, so a hypotonic fluid is best: 0.45% sodium chloride first.</think>\n"
+            "<answer>Fluids first. \\boxed{B}</answer>")
+    own = ("<think>She is hypotensive, so an isotonic fluid is best: 0.9% sodium chloride first.</think>\n"
+           "<answer>Fluids first. \\boxed{B}</answer>")
+    assert reward.score_rollout(twin, row).score == 0.0
+    assert reward.score_rollout(own, row).score == 1.0
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.decimals(min_value="0.1", max_value="99.9", places=1).map(str))
+def test_a_number_without_the_options_unit_names_no_option(number):
+    from polyreward.rewards.clinical_reasoning import mentioned_letters
+
+    assert mentioned_letters(f"The measured value was {number} today.", DKA_OPTIONS) == set()

@@ -35,7 +35,8 @@ clinical_comprehensiveness -- share of the options weighed in the reasoning::
     table row whose first cell is "X" ("| X | no -- ... |", red team holdout_r25),
     "X is/seems/would be ...", "X <verb>s ..." (not for the article "A"), a bare letter opening a sentence when three
     option letters or more open sentences so ("A ptx -> lucency, no. B effusion -> ..."), or the option's whole text
-    (case, punctuation, plural and spelling ignored) or its initialism in capitals (``PE``); a PubMedQA label counts when quoted, after "answer"/"conclusion", before
+    (case, punctuation, plural and spelling ignored) or its initialism in capitals (``PE``), or a quantity of its
+    text no other option's holds (``0.45%`` beside ``0.9%``: red team holdout_r51); a PubMedQA label counts when quoted, after "answer"/"conclusion", before
     "is (most) likely/correct/...", or opening a sentence or clause ("No, ...").
 
     A sentence "says something" when it holds a *reasoning word*: a word of two or more letters (or a number)
@@ -296,7 +297,27 @@ def mentioned_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
         if (text := initialism_of(capitals.group().lower(), set(by_text))) is not None \
                 and not _modifies_other_option(reasoning[capitals.end():], by_text[text], options):
             found.add(by_text[text])
+    if any(ch.isdigit() for ch in reasoning):
+        found |= {letter for letter, quantity in _own_quantities(tuple(options.items())) if quantity.search(reasoning)}
     return found & set(options)
+
+
+@lru_cache(maxsize=256)
+def _own_quantities(options: tuple[tuple[str, str], ...]) -> tuple[tuple[str, re.Pattern], ...]:
+    """(letter, pattern) for each quantity -- a number with the unit or sign after it -- that one option's text holds
+    and no other's: "0.45%" of ``Intravenous 0.45% sodium chloride`` beside ``Intravenous 0.9% sodium chloride``
+    (red team ``holdout_r51``). The reasoning names that option by the quantity, written with its unit ("0.45 %
+    saline", "the 0.45% one"); a bare number ("0.45") or the number of another unit names nothing."""
+    found = {letter: set(_QUANTITY.findall(text.lower())) for letter, text in options}
+    own = []
+    for letter, quantities in found.items():
+        for number, unit in quantities:
+            if not any((number, unit) in theirs for other, theirs in found.items() if other != letter):
+                own.append((letter, re.compile(rf"(?<![\d.]){re.escape(number)}\s*{re.escape(unit)}(?![a-z])", re.IGNORECASE)))
+    return tuple(own)
+
+
+_QUANTITY = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(%|[a-zµμ]+(?:/[a-zµμ]+)?)")
 
 
 def _modifies_other_option(after: str, letter: str, options: Mapping[str, str]) -> bool:
