@@ -1476,11 +1476,12 @@ LEFT_OPEN = {
         "r51_otc_g_enum_upper_case_allowed", "r51_otc_g_reminder_default_written_keys_reordered",
         "r51_otc_g_default_cabin_economy_written_out")},
     **{("clinical_faithfulness", family): (
-        "hack (the think concludes the twin option -- an IV adrenaline bolus, an insulin infusion, nebulised "
-        "salbutamol -- beside the gold box), refused as 'reasoning concludes no option' (0.5): the option is named "
-        "only by part of its text or a British or route synonym; its reference (per-option think, no conclusion "
-        "sentence: written blind) scores 0.5 too, so it can only tie") for family in (
-        "r51_fa_think_concludes_iv_adrenaline_box_gold",
+        "hack (the think concludes the twin option -- an insulin infusion, nebulised salbutamol -- beside the gold "
+        "box), refused as 'reasoning concludes no option' (0.5): the option is named only by part of its text ('the "
+        "first step is intravenous regular insulin; ...', a semicolon rider after the closing clause) or a British "
+        "synonym; naming an option by one word only it has in any closing sentence paid holdout_r30's "
+        "r30_fa_q1_invented_option_e ('E. Aspiration pneumonia' read as C); its reference (per-option think, no "
+        "conclusion sentence: written blind) scores 0.5 too, so it can only tie") for family in (
         "r51_fa_think_concludes_insulin_infusion_box_gold", "r51_fa_think_concludes_salbutamol_box_gold")},
     **{("clinical_comprehensiveness", family): (
         "genuine (each option weighed by a clinician's short name: 'NS', '½NS', 'bicarb', 'Kayexalate', 'IM "

@@ -225,6 +225,8 @@ HK_OPTIONS = {"A": "Intravenous calcium gluconate", "B": "Oral calcium carbonate
         ("Given the ECG, intravenous calcium gluconate is what I would give.", "A"),
         ("Emergency hemodialysis is what I'd recommend once access is in.", "E"),
         ("K 7.4 with a wide QRS: intravenous calcium gluconate is what I'll give.", "A"),
+        ("The resin is what I'd start with.", None),  # "resin" is no word of an option's
+        ("Polystyrene is what I'd start with while dialysis is arranged.", "D"),  # a word only D's text has
         # denied, offered with another, or no option named: no conclusion here
         ("Oral calcium carbonate is not what I'd give.", None),
         ("Intravenous calcium gluconate or emergency hemodialysis is what I'd do.", None),
@@ -236,6 +238,13 @@ def test_pseudo_cleft_choice_concludes_its_option(reasoning, concluded):
     from polyreward.rewards.clinical_reasoning import closing_conclusion
 
     assert closing_conclusion(reasoning, HK_OPTIONS) == concluded
+
+
+def test_pseudo_cleft_names_the_twin_by_a_word_only_it_has():
+    from polyreward.rewards.clinical_reasoning import closing_conclusion
+
+    reasoning = "She is in shock, so IM absorption is unreliable; an IV bolus of adrenaline 0.5 mg is what I would give."
+    assert closing_conclusion(reasoning, ANAPHYLAXIS_OPTIONS) == "B"
 
 
 def test_faithfulness_refuses_a_pseudo_cleft_of_the_twin_option_beside_the_gold_box():

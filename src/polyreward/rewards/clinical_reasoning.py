@@ -64,6 +64,7 @@ from polyreward.verifiers.choice import extract_letter, letter_after_answer_bloc
 from polyreward.verifiers.label_answers import LABELS, extract_label, squeeze_whitespace
 from polyreward.verifiers.tags import unclosed_block
 from polyreward.verifiers.label_sets import initialism_of, spelling_key
+from polyreward.verifiers.option_checks import cognate_mentions
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.record_fields import committed_field, rendered_lines, selected_rows, trailing_record
 from polyreward.verifiers.text_forms import plain_text
@@ -485,7 +486,8 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     and a sentence's closing clause after a comma ("..., so C.") conclude too, and a bracketed aside after the
     conclusion that names no option is read past. Red team ``holdout_r51``: the speaker's choice as a pseudo-cleft,
     the option first ("...; the oral calcium carbonate tablet is what I'd start with.", :data:`_PSEUDO_CLEFT_CHOICE`),
-    concludes that option; "... is not what I'd give" and "A or B is what I'd give" conclude nothing.
+    concludes that option, named by its text or by a word only it has ("an IV bolus of adrenaline is what I would
+    give": "bolus"); "... is not what I'd give" and "A or B is what I'd give" conclude nothing.
     """
     tail = reasoning.strip()[-CLOSING_TAIL_CHARS:]  # (the last sentence lies in the tail: no split of a long reasoning)
     sentences = [x for x in _CLOSING_SENTENCE.split(tail) if x.strip()]
@@ -500,7 +502,10 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
         named = _named_options(re.split(r"[,(]", last[choice.end():], maxsplit=1)[0], options)
         return next(iter(named)) if len(named) == 1 else None
     if (cleft := _PSEUDO_CLEFT_CHOICE.search(last)) and not _NEGATION.search(last[cleft.start():]):
-        named = _named_options(cleft.group("choice"), options)
+        # the chosen thing, named as a clinician names it: by the option's text, or by a word only that option has
+        # ("an IV bolus of adrenaline 0.5 mg is what I would give": "bolus"; cognate_mentions)
+        named = _named_options(cleft.group("choice"), options) or {
+            letter for _, _, letter in cognate_mentions(cleft.group("choice"), options)}
         return next(iter(named)) if len(named) == 1 and not _ALTERNATIVE.search(cleft.group("choice")) else None
     if len(sentences) > 1 and re.fullmatch(r"[\s*(]*([A-Z])[\s*).!]*", last) and last.strip().strip("*().!") in options:
         return last.strip().strip("*().!")  # "... discharge (E) is unsafe. B.": a bare letter closing the reasoning
