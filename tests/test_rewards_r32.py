@@ -144,7 +144,7 @@ GRAVES_LINES = ("What is the most likely diagnosis?\nA) Hashimoto thyroiditis\nB
         ("C: Graves disease", GRAVES, -0.5),
         ("B: Graves disease or Hashimoto thyroiditis", GRAVES, -0.5),
         ("B: thyroid", GRAVES, -0.5),
-        ("B: Gravesdisease", GRAVES, -0.5),
+        ("B: Gravesdisease", GRAVES, 1.0),  # (since holdout_r51: words that name no other option keep the letter)
         # without options in the prompt nothing is read
         ("B: Graves disease", "What is the most likely diagnosis?", -0.5),
     ],

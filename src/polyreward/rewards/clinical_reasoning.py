@@ -38,7 +38,8 @@ clinical_comprehensiveness -- share of the options weighed in the reasoning::
     "X is/seems/would be ...", "X <verb>s ..." (not for the article "A"), a bare letter opening a sentence when three
     option letters or more open sentences so ("A ptx -> lucency, no. B effusion -> ..."), or the option's whole text
     (case, punctuation, plural and spelling ignored) or its initialism in capitals (``PE``), or "X (gloss)" whose gloss
-    repeats the option's own value or words ("C (39) is closest" for "39 mL/min", holdout_r52); a PubMedQA label counts when quoted, after "answer"/"conclusion", before
+    repeats the option's own value or words ("C (39) is closest" for "39 mL/min", holdout_r52), or a quantity of its
+    text no other option's holds (``0.45%`` beside ``0.9%``: red team holdout_r51); a PubMedQA label counts when quoted, after "answer"/"conclusion", before
     "is (most) likely/correct/...", or opening a sentence or clause ("No, ...").
 
     A sentence "says something" when it holds a *reasoning word*: a word of two or more letters (or a number)
@@ -65,6 +66,7 @@ from polyreward.rewards.format import content_stems, meta_stems, stem
 from polyreward.verifiers.choice import extract_letter, letter_after_answer_block
 from polyreward.verifiers.label_answers import LABELS, extract_label, squeeze_whitespace
 from polyreward.verifiers.label_sets import initialism_of, spelling_key
+from polyreward.verifiers.option_checks import cognate_mentions
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.record_fields import committed_field, rendered_lines, selected_rows, trailing_record
@@ -299,7 +301,27 @@ def mentioned_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
         if (text := initialism_of(capitals.group().lower(), set(by_text))) is not None \
                 and not _modifies_other_option(reasoning[capitals.end():], by_text[text], options):
             found.add(by_text[text])
+    if any(ch.isdigit() for ch in reasoning):
+        found |= {letter for letter, quantity in _own_quantities(tuple(options.items())) if quantity.search(reasoning)}
     return found & set(options)
+
+
+@lru_cache(maxsize=256)
+def _own_quantities(options: tuple[tuple[str, str], ...]) -> tuple[tuple[str, re.Pattern], ...]:
+    """(letter, pattern) for each quantity -- a number with the unit or sign after it -- that one option's text holds
+    and no other's: "0.45%" of ``Intravenous 0.45% sodium chloride`` beside ``Intravenous 0.9% sodium chloride``
+    (red team ``holdout_r51``). The reasoning names that option by the quantity, written with its unit ("0.45 %
+    saline", "the 0.45% one"); a bare number ("0.45") or the number of another unit names nothing."""
+    found = {letter: set(_QUANTITY.findall(text.lower())) for letter, text in options}
+    own = []
+    for letter, quantities in found.items():
+        for number, unit in quantities:
+            if not any((number, unit) in theirs for other, theirs in found.items() if other != letter):
+                own.append((letter, re.compile(rf"(?<![\d.]){re.escape(number)}\s*{re.escape(unit)}(?![a-z])", re.IGNORECASE)))
+    return tuple(own)
+
+
+_QUANTITY = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(%|[a-zµμ]+(?:/[a-zµμ]+)?)")
 
 
 def _modifies_other_option(after: str, letter: str, options: Mapping[str, str]) -> bool:
@@ -429,6 +451,12 @@ _COPULAR_OPENER = re.compile(r"\A[\s*_#>-]*the\s+(?:[a-z-]+\s+){1,5}?(?:is|would
 # "The note's diagnosis is mine: A."
 _SPEAKER_CHOICE_OPENER = re.compile(r"\A(?:[^.!?\n]*?\s)?I(?:'d|\s+would|'ll|\s+will)?\s+(?:choose|pick|go\s+with|lean\s+(?:to|towards)|"
                                     r"opt\s+for|settle\s+on)\s+(?:option\s+)?", re.IGNORECASE)
+# (red team holdout_r51) the same choice as a pseudo-cleft, the option first: "the oral calcium carbonate tablet is what
+# I'd start with.", "IV calcium gluconate is what I would give." (the option is the clause's subject, after its last
+# comma or semicolon)
+_PSEUDO_CLEFT_CHOICE = re.compile(r"(?:\A|[,;:]\s)(?P<choice>[^,;:]{2,120}?)\s+(?:is|would\s+be)\s+what\s+I(?:'d|\s+would|'ll|\s+will)?"
+                                  r"\s+(?:give|start\s+with|begin\s+with|choose|pick|do|go\s+with|recommend|use|order)\b[^,;:]*\Z",
+                                  re.IGNORECASE)
 _COLON_CONCLUSION = re.compile(r"\A(?=[^:\n]*\s\S+\s\S+\s*:)(?![\s*_#>-]*[A-Z][\w.'-]{0,20}(?:\s[A-Z0-9][\w.'-]{0,20}){0,2}\s*(?:\([^()]{1,12}\))?\s*:)"
                                r"[^:\n]*:\s*(?=[\s*(]*[A-Z][\s*).!]*\Z)")
 # the closing clause of a sentence, after a comma and a conclusion's word ("..., so C.", "..., hence option B.")
@@ -478,7 +506,10 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     C; "So C, or maybe D." and "So C, not D." conclude nothing here; red team ``holdout_r39``). Red team
     ``holdout_r40``: a definite subject equated with one option ("The first step is intramuscular epinephrine — B.")
     and a sentence's closing clause after a comma ("..., so C.") conclude too, and a bracketed aside after the
-    conclusion that names no option is read past.
+    conclusion that names no option is read past. Red team ``holdout_r51``: the speaker's choice as a pseudo-cleft,
+    the option first ("...; the oral calcium carbonate tablet is what I'd start with.", :data:`_PSEUDO_CLEFT_CHOICE`),
+    concludes that option, named by its text or by a word only it has ("an IV bolus of adrenaline is what I would
+    give": "bolus"); "... is not what I'd give" and "A or B is what I'd give" conclude nothing.
     """
     tail = reasoning.strip()[-CLOSING_TAIL_CHARS:]  # (the last sentence lies in the tail: no split of a long reasoning)
     sentences = [x for x in _CLOSING_SENTENCE.split(tail) if x.strip()]
@@ -492,6 +523,12 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
             _FRONTED_ADJUNCT.sub("", last, count=1)):  # "With no cough ..., the picture is viral: B." (holdout_r44)
         named = _named_options(re.split(r"[,(]", last[choice.end():], maxsplit=1)[0], options)
         return next(iter(named)) if len(named) == 1 else None
+    if (cleft := _PSEUDO_CLEFT_CHOICE.search(last)) and not _NEGATION.search(last[cleft.start():]):
+        # the chosen thing, named as a clinician names it: by the option's text, or by a word only that option has
+        # ("an IV bolus of adrenaline 0.5 mg is what I would give": "bolus"; cognate_mentions)
+        named = _named_options(cleft.group("choice"), options) or {
+            letter for _, _, letter in cognate_mentions(cleft.group("choice"), options)}
+        return next(iter(named)) if len(named) == 1 and not _ALTERNATIVE.search(cleft.group("choice")) else None
     if len(sentences) > 1 and re.fullmatch(r"[\s*(]*([A-Z])[\s*).!]*", last) and last.strip().strip("*().!") in options:
         return last.strip().strip("*().!")  # "... discharge (E) is unsafe. B.": a bare letter closing the reasoning
     opener = _CONCLUDING_OPENER.match(last) or _COPULAR_OPENER.match(last)

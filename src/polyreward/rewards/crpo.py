@@ -84,6 +84,7 @@ from polyreward.rewards.format import check_min_content, content_stems, content_
 from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.language import OTHER_FUNCTION_WORDS, foreign
 from polyreward.verifiers.letter_sets import offered_with_others
+from polyreward.verifiers.option_checks import gloss_names_another
 from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.language import english_share as detected_english_share
 from polyreward.verifiers.reading import visible_text
@@ -136,9 +137,13 @@ def wrapped_letter(text: str) -> str | None:
     inner = _box_inner(text)
     if inner is None:
         return None
-    inner = _WRAPPERS.sub("", inner)
+    inner = _OPTION_NOUN.sub("", _WRAPPERS.sub("", inner))
     inner = inner[:-1] if inner.endswith(".") else inner
     return inner if len(inner) == 1 and inner in LETTERS else None
+
+
+# (red team holdout_r51) the noun of an option before its letter is a wrapper too: "\boxed{\text{Option A}}"
+_OPTION_NOUN = re.compile(r"\A(?i:option|choice)[:.]?(?=[A-Z]\.?\Z)")
 
 
 def _box_inner(text: str, limit: int = 64) -> str | None:
@@ -158,6 +163,7 @@ def _box_inner(text: str, limit: int = 64) -> str | None:
 
 
 _LABELLED = re.compile(r"\s*([A-Z])\s*[.:)]\s*(\S.*)", re.DOTALL)
+_TEXT_COMMAND = re.compile(r"\A\s*\\(?:text|textbf|textrm|mathrm|mbox)\s*\{(.*)\}\s*\Z", re.DOTALL)  # \text{B. ...}
 _LABEL_SPACES = re.compile(r"\s+")
 
 
@@ -165,17 +171,35 @@ def labelled_letter(text: str, options: Mapping[str, str]) -> str | None:
     """The letter of the text's one box written with its option's own text, ``\\boxed{B: Graves disease}``,
     ``\\boxed{A. 12-lead ECG}`` (the letter, a ``.``, ``:`` or ``)``, then the words that option's text opens with,
     case and spacing aside; ``options``: the prompt's, :func:`polyreward.verifiers.options.options_in_prompt`): the
-    letter and its option agree, so the box names one option (red team ``holdout_r32``). None when the text after the
-    letter is another option's (``\\boxed{B. Hashimoto thyroiditis}`` where A is Hashimoto: two options named) or no
-    option's, or without options; the box is read as :func:`wrapped_letter` reads it, up to 200 characters."""
+    letter and its option agree, so the box names one option (red team ``holdout_r32``); so does a paraphrase of the
+    option's text that names no other option (:func:`~polyreward.verifiers.option_checks.gloss_names_another`) and
+    neither denies nor weighs it (``\\boxed{\\text{B. IV normal saline}}`` for ``Intravenous 0.9% sodium chloride``;
+    red team ``holdout_r51``). None when the text after the letter names another option (``\\boxed{B. Hashimoto
+    thyroiditis}`` where A is Hashimoto, ``\\boxed{B. 0.45% saline}`` where 0.45 % is C's: two options named), denies
+    or weighs it (``\\boxed{B. not saline}``, ``\\boxed{B. saline or insulin?}``), or without options; the box is read
+    as :func:`wrapped_letter` reads it, inside one ``\\text{...}``, up to 200 characters."""
     inner = _box_inner(text, 200) if options else None
+    inner = _TEXT_COMMAND.sub(r"\1", inner) if inner is not None else None
     match = _LABELLED.fullmatch(inner) if inner is not None else None
     if match is None or match.group(1) not in options:
         return None
     def plain(words: str) -> str:
         return _LABEL_SPACES.sub(" ", words).strip().rstrip(".").casefold()
     said, own = plain(match.group(2)), plain(options[match.group(1)])
-    return match.group(1) if said and (own == said or own.startswith(said + " ")) else None
+    if said and (own == said or own.startswith(said + " ")):
+        return match.group(1)
+    # (red team holdout_r51) the option's text paraphrased, "\boxed{\text{B. IV normal saline}}": words that name no
+    # other option and neither deny nor weigh it ("not", "or", "?") keep the letter
+    plain_words = _WRAPPERS.sub(" ", match.group(2))
+    if _NOT_A_GLOSS.search(plain_words) or gloss_names_another(plain_words, match.group(1), options):
+        return None
+    return match.group(1) if _GLOSS_WORD.search(plain_words) else None
+
+
+# a paraphrase after the box's letter that denies, weighs or doubts it is no gloss of its option
+_NOT_A_GLOSS = re.compile(r"\b(?:not|no|never|or|nor|unless|except|maybe|perhaps|possibly|probably|vs|versus|than|if|but)\b|n't\b|[?/]",
+                          re.IGNORECASE)
+_GLOSS_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 # the rest of the box's sentence: up to a full stop (not the one of "vs."), a line break or a tag

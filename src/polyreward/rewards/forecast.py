@@ -48,7 +48,9 @@ its first ``<answer>`` block (never one run across a ``</think>``: a tag named i
   or "about" are fine (every forecast is an estimate);
 * each is in the expected unit: nothing, or µg/m³ in its usual spellings (``µg/m3``, ``ug/m^3``, ``μg m-3``,
   "micrograms per cubic metre"); ``76%``, ``76 ppm``, ``76 mg/m3``, ``76 AQI``, ``16.7 thousand`` are another
-  quantity;
+  quantity; a value below 1 in mg/m³ is the forecast converted and read in µg/m³ (``0.063 mg/m³`` is 63; a whole
+  number there is a µg/m³ figure slipped into the wrong unit, whose thousandfold would land in the top class; red
+  team ``holdout_r51``);
 * the writer states it rather than offers it as a possibility: ``<answer>maybe 340</answer>``, ``It might be
   <answer>340</answer>``, ``340 (just a guess)`` are no forecast (the project's one reading of a qualified answer,
   :func:`polyreward.verifiers.commitment.qualified`; "roughly", "most likely" and "probably" still commit);
@@ -118,6 +120,7 @@ import json
 import math
 import re
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -345,6 +348,18 @@ _OPINION = re.compile(r"\b(?:I'?d|I\s+would)\s+say\b", re.IGNORECASE)
 _RESTATED = re.compile(r"([-+]?\d+\.?\d*)(\s*UGM\s*)\(\s*(?:=|≈|~)?\s*(\d*\.?\d+)\s*mg\s*/\s*m\s*\^?\s*3\s*\)", re.IGNORECASE)
 
 
+# (red team holdout_r51) a value below 1 in mg/m³ is the forecast converted (0.063 mg/m³ is 63 µg/m³): a fraction of a
+# milligram is how the unit writes an ambient level, while a µg/m³ figure slipped into mg/m³ is a whole number (76 mg/m3,
+# 340 mg/m3, whose thousandfold would land in the top class) and stays another unit
+_MILLIGRAM_FRACTION = re.compile(r"(?<![\d.])(0?\.\d+)\s*mg\s*(?:/\s*m\s*\^?\s*3|m\s*\^?\s*\{?-\s*3\}?)(?![\d])", re.IGNORECASE)
+
+
+def _milligram_fractions_read(span: str) -> str:
+    """``span`` with each value below 1 mg/m³ written in µg/m³ (:data:`_MILLIGRAM_FRACTION`): ``0.063 mg/m³`` is
+    ``63 UGM``; ``76 mg/m3`` stays."""
+    return _MILLIGRAM_FRACTION.sub(lambda m: f"{Decimal(m.group(1)) * 1000:f} UGM", span)
+
+
 def _without_restatement(span: str) -> str:
     """``span`` without a bracketed mg/m³ form of the µg/m³ value before it, when the two agree to the written
     precision of the mg/m³ figure (``0.34`` for 340 ± 5); another value there stays (two numbers: no forecast)."""
@@ -423,7 +438,7 @@ def _read_span(span: str) -> str:
     span = drop_thousands_separators(span) if "," in span and convention(span) == DOT else span
     span = _DECIMAL_COMMA.sub(r"\1.\2", span) if "," in span else span
     span = _POLLUTANT_NAME.sub(" ", _UNIT.sub(" UGM ", _STEP_LABEL.sub(" : ", _latex_plain(span.translate(_SCRIPTS)))))
-    span = _without_restatement(span) if "mg" in span.casefold() else span
+    span = _milligram_fractions_read(_without_restatement(span)) if "mg" in span.casefold() else span
     return _spelled_forecast(span) if not any(ch.isdigit() for ch in span) else span
 
 

@@ -244,6 +244,32 @@ def _glossed_as_another_option(view: str, at: int, letter: str, options: Mapping
     return bool(named) and letter not in named
 
 
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def gloss_names_another(gloss: str, letter: str, options: Mapping[str, str]) -> bool:
+    """Does ``gloss``, the words written right after option ``letter``, name another option (red team
+    ``holdout_r51``): by that option's whole text, by a word that is a cognate of its words only
+    (:func:`cognate_mentions`: "carbonate" of ``Oral calcium carbonate``), or by a number of its text that
+    ``letter``'s text does not hold ("0.45" of ``Intravenous 0.45% sodium chloride`` beside ``... 0.9% ...``), or by a
+    word of 4 letters or more that begins a word of its text and of none of ``letter``'s ("thyroid" of ``Hashimoto
+    thyroiditis`` beside ``Graves disease``)? Words of no option's ("IV normal saline" for ``Intravenous 0.9% sodium chloride``) name none, so the letter keeps its own."""
+    lowered = gloss.lower()
+    own_numbers = set(_NUMBER.findall(options.get(letter, "")))
+    own_words = set(_WORD.findall(options.get(letter, "").lower()))
+    for key, text in options.items():
+        if key == letter:
+            continue
+        if next(option_mentions(lowered, text), None) is not None:
+            return True
+        if set(_NUMBER.findall(gloss)) & (set(_NUMBER.findall(text)) - own_numbers):
+            return True
+        if any(len(said) >= 4 and theirs.startswith(said) and not any(mine.startswith(said) for mine in own_words)
+               for said in _WORD.findall(lowered) for theirs in _WORD.findall(text.lower())):
+            return True  # "thyroid", the start of "thyroiditis" (A and C), leans to those options
+    return any(key != letter for _, _, key in cognate_mentions(gloss, options))
+
+
 # a sentence wholly in parentheses: an aside, not the reasoning a letter after it concludes from (holdout61)
 _PARENTHESISED = re.compile(r"\s*\([^()]*(?:\([^()]*\)[^()]*)*\)[\s.]*")
 

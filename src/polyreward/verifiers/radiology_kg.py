@@ -48,7 +48,9 @@ inside a finding's alias ("left lower lobe collapse") is its place (:func:`_side
 enlargement ("Heart size is normal.", "The heart is not enlarged.", "Normal heart size." are "No cardiomegaly.":
 :func:`_normal_sizes`; red team ``holdout_r24``); a bracketed aside of numbers that names nothing the lexicon knows
 ("Small (approximately 1.5 cm) left apical pneumothorax") is no distance between the words around it
-(:func:`_without_empty_asides`).
+(:func:`_without_empty_asides`); a word of a finding's distribution (``focal``, ``diffuse``, ``patchy``) modifies
+nothing when its finding is denied ("No focal consolidation." is "No consolidation.": :data:`DISTRIBUTION_WORDS`; red
+team ``holdout_r51``), while a magnitude there keeps its relation ("No large pneumothorax").
 
 A denial of a denial states nothing (not in ReXKG, a guard of this reconstruction): a pre-cue that follows another
 pre-cue within ``_DENIAL_GAP`` words, with no punctuation and no mention between them ("It is not true that there is
@@ -76,6 +78,11 @@ _SENTENCE_SPLIT = re.compile(r"(?<!\d)\.|\.(?!\d)|\n\s*\n")
 _TOKEN = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?|[^\sa-z0-9]")
 _CLAUSE_BREAK = {";", ":", "(", ")"}
 _NEG_WINDOW, _ANATOMY_WINDOW, _MODIFIER_WINDOW = 6, 6, 4
+# (red team holdout_r51) the lexicon's size words that say how a finding is spread, not how much of it there is: under a
+# denial they widen it to the whole finding ("No focal consolidation.", "no patchy opacity" deny the finding and say
+# nothing of a size), so they modify nothing there; a magnitude keeps narrowing it ("No large pneumothorax, although a
+# small one cannot be excluded" states a size)
+DISTRIBUTION_WORDS = frozenset({"focal", "diffuse", "patchy"})
 # a hedge that reads a finding as another (suggestive_of) rather than listing a hedged one: an adverb after the
 # finding's comma ("consolidation, possibly pneumonia"; "cardiomegaly, possible effusion" lists two) or a modal after a
 # relative pronoun ("opacity which may reflect pneumonia")
@@ -770,10 +777,12 @@ def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = 
                     triplets.add((m.text, place.text, "located_at"))
                 previous = (m, place)
             else:
+                target = _nearest(m, findings, finding_positions, _MODIFIER_WINDOW, prefer_after=True) \
+                    if m.kind in ("size", "concept") else None
+                if target is not None and target.status == "notpresent" and m.text in DISTRIBUTION_WORDS:
+                    continue  # "No focal consolidation." is no consolidation: nothing is there to distribute (holdout_r51)
                 entities[m.text] = m.kind
                 every_label.add((m.text, m.kind))
-                if m.kind in ("size", "concept"):
-                    target = _nearest(m, findings, finding_positions, _MODIFIER_WINDOW, prefer_after=True)
-                    if target is not None:
-                        triplets.add((m.text, target.text, "modify"))
+                if target is not None:
+                    triplets.add((m.text, target.text, "modify"))
     return ReportKG(frozenset(every_label) if keep_conflicts else frozenset(entities.items()), frozenset(triplets))

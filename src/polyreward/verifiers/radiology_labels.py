@@ -191,12 +191,54 @@ def as_gold_findings(predicted: set[str], gold: set[str], source: str = "") -> s
         if (finding := finding_of(tokens)) is not None:
             by_finding.setdefault(finding, g)
     words, places = report_terms(source) if source else (frozenset(), frozenset())
+    qualifiers = reported_qualifiers(source) if source else {}
     out = set()
     for label in predicted:
         if label not in gold:
-            label = _gold_for(_bracket_first(_measurements(tuple(tokenize(label)))), by_tokens, by_finding, words, places) or label
+            tokens = _participle_last(_bracket_first(_measurements(tuple(tokenize(label)))))
+            label = _gold_for(tokens, by_tokens, by_finding, words, places, qualifiers) or label
         out.add(label)
     return out
+
+
+_QUALIFIER_REACH = 1
+
+
+@lru_cache(maxsize=1)
+def reported_qualifiers(source: str) -> dict[str, frozenset[str]]:
+    """Each finding of the lexicon that the report ``source`` names -> the words it writes right before that finding's
+    alias (:data:`_QUALIFIER_REACH` word, no finding's and no denial's): the report's own qualifiers of the
+    finding ("subsegmental" of "representing subsegmental atelectasis"). A label that qualifies the finding with them
+    qualifies it as the report does (``subsegmental atelectatic change``; red team ``holdout_r51``)."""
+    tokens = tuple(tokenize(source))
+    found: dict[str, set[str]] = {}
+    for i in range(len(tokens)):
+        for n in range(_MAX_PHRASE, 0, -1):
+            finding = finding_of(tokens[i:i + n]) if i + n <= len(tokens) else None
+            if finding is not None:
+                before = tokens[max(0, i - _QUALIFIER_REACH):i]
+                found.setdefault(finding, set()).update(w for w in before if w.isalpha() and w not in _NOT_A_QUALIFIER
+                                                         and finding_of((w,)) is None)
+                break
+    return {finding: frozenset(qualifying) for finding, qualifying in found.items()}
+
+
+# words before a finding in a report that deny, hedge or date it rather than qualify it
+_NOT_A_QUALIFIER = frozenset("""no not without or and of the a an with is are there possible probable likely unlikely
+suspected questionable prior old history resolved previous previously""".split())
+
+
+def _participle_last(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """``tokens`` of a label that opens with a participle of a one-word finding (``fractured rib``: "fractured" of
+    ``fracture``) as the finding after the words that follow it (``rib fracture``), which must then place it as the
+    report does (:func:`_gold_for`; red team ``holdout_r51``); any other label unchanged."""
+    if len(tokens) < 2 or finding_of(tokens[:1]) is not None:
+        return tokens
+    first = tokens[0]
+    for ending in ("ed", "d"):
+        if first.endswith(ending) and finding_of((first[:-len(ending)],)) is not None:
+            return tokens[1:] + (first[:-len(ending)],)
+    return tokens
 
 
 _GLOSS_MARKS = frozenset({",", ":", "-", "\u2013", "\u2014"})
@@ -220,16 +262,23 @@ def _bracket_first(tokens: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _gold_for(tokens: tuple[str, ...], by_tokens: dict[tuple[str, ...], str], by_finding: dict[str, str],
-              words: frozenset[str], places: frozenset[str]) -> str | None:
+              words: frozenset[str], places: frozenset[str], qualifiers: dict[str, frozenset[str]] | None = None) -> str | None:
+    reported = frozenset().union(*qualifiers.values()) if qualifiers else frozenset()
+    unplaced: list[str] = []  # words before the finding that place or size nothing: each must be the report's qualifier
     for start in range(len(tokens)):
         if start and not ((places or words) and _placed_as_reported(tokens[start - 1], words, places)):
-            return None
+            if tokens[start - 1] not in reported:
+                return None
+            unplaced.append(tokens[start - 1])
         if start and tokens[start - 1] in COURSE and finding_of(tokens[start - 1:]) is not None:
             return None  # "acute rib fracture": the course word names another finding of the lexicon
         rest = tokens[start:]
+        finding = finding_of(rest)
+        if unplaced and (finding is None or not set(unplaced) <= qualifiers.get(finding, frozenset())):
+            continue  # the qualifier is the report's for another finding
         if rest in by_tokens:
             return by_tokens[rest]
-        if (finding := finding_of(rest)) is not None and finding in by_finding:
+        if finding is not None and finding in by_finding:
             if unstated_subtype(rest, finding, words, places):
                 return None
             return by_finding[finding]
