@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+from polyreward.verifiers.antiderivatives import equal_up_to_constant
 from polyreward.verifiers.math_normalize import finite_decimal_for_endless, size_problem
 from polyreward.verifiers.verdict import Verdict
 
@@ -219,6 +220,9 @@ def verify_latex(gold: str, pred: str, guard: bool = True) -> Verdict:
     pred_parsed = _parse(pred)
     if not pred_parsed:
         return Verdict(0.0, "pred_unparseable", gold, pred, "math_verify")
+    antiderivative = equal_up_to_constant(gold, pred, _parse)
+    if antiderivative is not None:  # "-\\frac{\\cos 2x}{4} + C" for "\\frac{\\sin^2 x}{2} + C" (holdout117)
+        return Verdict(float(antiderivative), "equal" if antiderivative else "not_equal", gold, pred, "up_to_constant")
     decided = _polynomial_identity(gold_parsed[0], pred_parsed[0])
     if decided is not None:
         return Verdict(float(decided), "equal" if decided else "not_equal", gold, pred, "sympy_expand")
