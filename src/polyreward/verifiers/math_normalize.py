@@ -631,8 +631,7 @@ def numerals_equal(gold: Numeral, pred: Numeral, rel_tol: float = 1e-3) -> bool:
 
     The relative check is what Math-Verify lacks for tiny magnitudes (``1/2^99`` vs ``1/2^98`` both
     round to 0). A percent on exactly one side also matches the /100 value (``75%`` vs ``0.75``);
-    ``75%`` vs ``75`` matches like in Math-Verify 0.9.0. A finite decimal never matches a gold that has
-    none by rounding (``0.33333333`` for ``1/3``: :func:`finite_decimal_for_endless`, holdout117).
+    ``75%`` vs ``75`` matches like in Math-Verify 0.9.0.
     """
     if gold.percent == pred.percent and getattr(gold.value, "denominator", 0) == 1 == getattr(pred.value, "denominator", 0):
         return gold.value == pred.value  # (speed) two whole numbers: rounded to 6 places each is itself, so only equal ones match
@@ -643,25 +642,9 @@ def numerals_equal(gold: Numeral, pred: Numeral, rel_tol: float = 1e-3) -> bool:
         if value == pred.value:
             return True
         scale = max(abs(value), abs(pred.value))
-        if round(value, 6) == round(pred.value, 6) and abs(value - pred.value) <= rel_tol * scale and not finite_decimal_for_endless(value, pred.value):
+        if round(value, 6) == round(pred.value, 6) and abs(value - pred.value) <= rel_tol * scale:
             return True
     return False
-
-
-def finite_decimal_for_endless(gold: Fraction, pred: Fraction) -> bool:
-    """Is ``pred`` a finite decimal (its denominator a product of 2s and 5s) and ``gold`` a number with no finite
-    decimal (``1/3``, ``2/7``)? Such a decimal is the gold rounded or cut, never the gold itself: ``0.33333333``,
-    ``0.333`` and ``0.3333333333333333`` are not ``1/3`` (``0.\\overline{3}`` is). A gold with a finite decimal keeps
-    the tolerance (``0.33`` is read as a rounding of nothing; ``1/3`` for a gold ``0.333333`` stays matched)."""
-    return _finite_decimal(pred) and not _finite_decimal(gold)
-
-
-def _finite_decimal(value: Fraction) -> bool:
-    denominator = value.denominator
-    for prime in (2, 5):
-        while denominator % prime == 0:
-            denominator //= prime
-    return denominator == 1
 
 
 def same_number(one: str, other: str) -> bool:

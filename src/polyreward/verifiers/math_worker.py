@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.antiderivatives import equal_up_to_constant
-from polyreward.verifiers.math_normalize import finite_decimal_for_endless, size_problem
+from polyreward.verifiers.math_normalize import size_problem
 from polyreward.verifiers.verdict import Verdict
 
 REL_TOL = 1e-3  # numbers that Math-Verify calls equal must also agree to this relative tolerance
@@ -73,30 +72,25 @@ def _numeric_values_disagree(gold: Sequence[Any], pred: Sequence[Any]) -> bool:
     return pairs > 0
 
 
-def _rounded_decimal_of_endless_gold(gold: Sequence[Any], pred: str) -> bool:
-    """Is ``pred`` a finite decimal that Math-Verify matched only by rounding (to 6 places) to a gold number with no
-    finite decimal -- irrational (``1.41421356`` for ``\\sqrt{2}``, ``3.14159265`` for ``\\pi``, ``7.389056`` for
-    ``e^2``) or a repeating fraction? Such a decimal is the gold cut short, never the gold (holdout117); a gold
-    written otherwise that equals the decimal exactly (``\\sqrt{6.25}`` for ``2.5``) still matches."""
+def _rounded_decimal_of_irrational_gold(gold: Sequence[Any], pred: str) -> bool:
+    """Is ``pred`` a finite decimal that Math-Verify matched only by rounding (to 6 places) to an irrational gold --
+    ``1.41421356`` for ``\\sqrt{2}``, ``3.14159265`` for ``\\pi``, ``7.389056`` for ``e^2``? Such a decimal is the gold
+    cut short, never the gold (holdout117). A rational gold keeps Math-Verify's 6-place rounding (``0.333333`` for
+    ``\\frac{1}{3}``, as the peer cases expect), and a gold written otherwise that equals the decimal exactly
+    (``\\sqrt{6.25}`` for ``2.5``) still matches."""
     import sympy
 
     written = pred.strip()
     if _FINITE_DECIMAL.fullmatch(written) is None:
         return False
-    numbers = [g for g in gold if isinstance(g, sympy.Expr) and g.is_number]
+    numbers = [g for g in gold if isinstance(g, sympy.Expr) and g.is_number and not g.is_Rational]
     if not numbers:
         return False
     exact = sympy.Rational(written)
     try:
-        for g in numbers:
-            if g.is_Rational:
-                if not finite_decimal_for_endless(Fraction(int(g.p), int(g.q)), Fraction(written)):
-                    return False
-            elif abs(sympy.N(g - exact, 60)) < sympy.Rational(1, 10 ** 50):
-                return False
+        return all(abs(sympy.N(g - exact, 60)) >= sympy.Rational(1, 10 ** 50) for g in numbers)
     except (TypeError, ValueError, ArithmeticError):
         return False
-    return True
 
 
 _FINITE_DECIMAL = re.compile(r"-?\d*\.\d+")
@@ -232,7 +226,7 @@ def verify_latex(gold: str, pred: str, guard: bool = True) -> Verdict:
         return Verdict(0.0, "not_equal", gold, pred, "math_verify")
     if _numeric_values_disagree(gold_parsed, pred_parsed):
         return Verdict(0.0, "not_equal", gold, pred, "relative_tolerance")
-    if _rounded_decimal_of_endless_gold(gold_parsed, pred):
+    if _rounded_decimal_of_irrational_gold(gold_parsed, pred):
         return Verdict(0.0, "not_equal", gold, pred, "finite_decimal")
     return Verdict(1.0, "equal", gold, pred, "math_verify")
 
