@@ -327,6 +327,9 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout115", "x115_m_g_factorial_equal_value", "The first spot can be filled 5 ways, the"),
     ("holdout115", "x115_m_g_power_equal_value", "Each of the 6 elements is either in or o"),
     ("holdout115", "x115_m_g_fraction_over_100_decimal_gold", "Experimental probability = favorable out"),
+    # holdout117 (near misses and the verifier's equivalence, written blind), left open by the same design: a power
+    #   left unevaluated where the gold is a number ("\boxed{2^{-1}}" for 1/2, as "\boxed{2^6}" for 64)
+    ("holdout117", "x117_m_g_negative_power_half", "Subtracting exponents, $\\dfrac{2^5}{2^6}"),
 }
 
 

@@ -612,7 +612,8 @@ def _offered_letter_pattern(letters: str) -> re.Pattern:
     return re.compile(rf"(?<![A-Za-z'\\])[(\[]?([{re.escape(letters)}])[)\]]?(?=\s*(?:[,;.:!?]|\Z))")
 
 
-_ANSWER_SPAN = re.compile(_ANCHOR + r"[\s*:=\-]*([^\n;!?]{1,60}?)[\s*]*(?:[;!?\n]|\.(?!\d)|\Z)")
+# (a minus before a digit opens the value: "Answer: -39 °C" is "-39 °C", not "39 °C"; holdout117)
+_ANSWER_SPAN = re.compile(_ANCHOR + r"(?:[\s*:=]|-(?!\d))*([^\n;!?]{1,60}?)[\s*]*(?:[;!?\n]|\.(?!\d)|\Z)")
 
 
 def _letter_from_answer_span(text: str, letters: str, options: Mapping[str, str]) -> str | None:
@@ -651,7 +652,7 @@ _DENIAL_IN_SPAN = re.compile(r"\b(?:not|never|no|nor|neither|without|instead\s+o
 # opens with another option's text ("B) Iron deficiency anemia is the classic distractor; the answer is beta-thalassemia
 # minor, since ...") states the writer's choice
 _MENTION_TIERS = ("option", "bold", "line_start", "line_end")
-_ANSWER_PHRASE_OPENING = re.compile(_ANCHOR + r"[\s*:=\-]*(?:(?:the|an?|option|choice)\s+)?([^\n;!?]{3,160})")
+_ANSWER_PHRASE_OPENING = re.compile(_ANCHOR + r"(?:[\s*:=]|-(?!\d))*(?:(?:the|an?|option|choice)\s+)?([^\n;!?]{3,160})")
 
 
 def _option_opening_answer_phrase(text: str, letters: str, options: Mapping[str, str]) -> tuple[str, int] | None:

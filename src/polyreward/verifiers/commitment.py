@@ -457,6 +457,26 @@ def _states_option(clause: str, option_text: str) -> bool:
     return len(words) >= 4 and not clause.lstrip(" .:").startswith("(")  # "C (this is probably not right)" is no option text
 
 
+def _gloss_own_words_masked(text: str, end: int, option_text: str) -> str:
+    """``text`` with the gloss right after an option's letter at ``end`` ("B (type II / β error)", "B -- a beta error.")
+    holding the option's own words of four letters or more blanked where a modifier of its own leads them: a word of
+    withdrawal that is the option's subject (the "error" of "Type II error", the "wrong" of "Wrong-site surgery") names
+    it again and withdraws nothing (holdout117). The writer's "(my error)", "(error, it is A)" and every other word of
+    the gloss are read as before. A gloss: a bracket, or a dash, colon or comma to the end of its sentence."""
+    gloss = _GLOSS_AFTER_LETTER.match(text, end)
+    if gloss is None or _option_text_end(gloss.group(), option_text):
+        return text  # (the option's whole text, "B: Disclose the error ...", is read as that text)
+    own = {word for word in re.findall(r"[^\W_]+", option_text.lower()) if len(word) >= 4}
+    masked = re.sub(r"(?<=[^\W_])([^\S\n]+)([^\W_]+)",
+                    lambda pair: pair.group(1) + " " * len(pair.group(2)) if pair.group(2).lower() in own
+                    and not _WRITERS_DETERMINER.search(gloss.group(), 0, pair.start()) else pair.group(), gloss.group())
+    return text[:end] + masked + text[gloss.end():]
+
+
+_GLOSS_AFTER_LETTER = re.compile(r"[)\]*]*[^\S\n]*(?:[(\[][^()\[\]\n]{1,160}[)\]]|(?:[:,\u2013\u2014]|--?\s)[^.;!?\n]{1,160})")
+_WRITERS_DETERMINER = re.compile(r"(?<![^\W_])(?:my|our|the|this|that|an?|i|its)\Z", re.IGNORECASE)
+
+
 def _option_text_end(clause: str, option_text: str) -> int:
     """Where the option's text ends when ``clause`` opens with all its words in order ("(B) vitamin D" after the
     letter: the clause " vitamin D"), else 0. The letters inside it ("vitamin D", "Both A and B") are the option's own
@@ -546,6 +566,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
     itself ("C. Tell the attending ... mistake"), not a withdrawal. With ``labels`` the answer is one of those words
     (PubMedQA's yes/no/maybe) and the values read are those words."""
     stop = min(len(text), end + MAX_TAIL_CHARS)
+    if letters and option_text:
+        text = _gloss_own_words_masked(text, end, option_text)  # "B (type II / β error)": B's own "error" (holdout117)
     if labels:
         value_pattern = mention_pattern = label_pattern(labels)
         keys, one_value = {answer.lower()}, True

@@ -24,6 +24,12 @@ A writer often states a value and then the same value in another form, and a gol
   the numbers alone paid; and the answer in the gold's very unit is the gold ("45 N" for ``45\\,\\text{N}``, which
   Math-Verify reads as two different forms).
 
+* **an angle in degrees for a gold in radians** (holdout117): "The angle between them is $90^\\circ$." for a gold
+  ``\\frac{\\pi}{2}``, where the question fixes no unit: :func:`degrees_for_radians` reads a gold that is a rational
+  multiple of π and an answer written with a degree mark (``^\\circ``, ``°``, "degrees") and compares the answer times
+  π/180 with it. A question that asks for radians ("Express your answer in radians.") is answered in radians only
+  (``60^\\circ`` for ``\\frac{\\pi}{3}`` stays refused), and a bare number (``90``) is no angle in degrees.
+
 Only an answer already found not equal is read again for the gold's form, and only one found equal for another
 prefix (:func:`.math.verify_batch`); all read the value the reader committed to, so a hedge, a retraction or a second
 value still leaves no answer. Reconstructed rules (ours). Anchored patterns on the last 240 characters: linear time.
@@ -79,11 +85,44 @@ def _gold_quantity(gold: str) -> tuple[Numeral, tuple] | None:
 
 
 def may_change(gold: str, found_equal: bool) -> bool:
-    """Can :func:`another_prefix` (``found_equal``) or :func:`rounding_is_gold` / :func:`converts_to_gold` (not equal)
-    turn a verdict for ``gold``? A necessary condition read from the gold alone, before the completion is prepared:
-    each of them returns False first when the gold has no unit (:func:`_gold_quantity`), and the rounding also when
-    the gold has no decimal point."""
-    return _gold_quantity(gold) is not None or (not found_equal and "." in gold)
+    """Can :func:`another_prefix` (``found_equal``) or :func:`rounding_is_gold` / :func:`converts_to_gold` /
+    :func:`degrees_for_radians` (not equal) turn a verdict for ``gold``? A necessary condition read from the gold
+    alone, before the completion is prepared: each of them returns False first when the gold has no unit
+    (:func:`_gold_quantity`), the rounding also when the gold has no decimal point, the angle when it has no π."""
+    return _gold_quantity(gold) is not None or (not found_equal and ("." in gold or "\\pi" in gold))
+
+
+def degrees_for_radians(gold: str, answer: str, completion: str, prompt: str = "") -> bool:
+    """Is ``answer`` an angle written in degrees equal to ``gold``, a rational multiple of π, where ``prompt`` asks
+    for no unit of angle? (module docstring)
+
+    >>> degrees_for_radians("\\\\frac{\\\\pi}{2}", "90^\\\\circ", "... is $\\\\boxed{90^\\\\circ}$.", "What is the angle between u and v?")
+    True
+    >>> degrees_for_radians("\\\\frac{\\\\pi}{3}", "60^\\\\circ", "$\\\\boxed{60^\\\\circ}$", "Compute arccos(1/2). Express your answer in radians.")
+    False
+    """
+    multiple = _PI_MULTIPLE.fullmatch(gold.replace(" ", ""))
+    if multiple is None or _ANGLE_UNIT_ASKED.search(prompt):
+        return False
+    numerator = Fraction(multiple.group("num") or multiple.group("num2") or "1")
+    gold_turns = numerator / Fraction(multiple.group("den") or multiple.group("den2") or "1") * (-1 if multiple.group("sign") else 1)
+    degrees = _DEGREES_WRITTEN.fullmatch(answer.replace(" ", ""))
+    if degrees is None:
+        number = parse_numeral(normalize_answer(answer))
+        marked = number is not None and not number.percent and any(
+            _DEGREE_MARK.match(completion, found.end()) for found in re.finditer(rf"(?<![\d.]){re.escape(answer.strip())}(?![\d])", completion))
+        value = number.value if marked else None
+    else:
+        value = Fraction(degrees.group(1))
+    return value is not None and value / 180 == gold_turns
+
+
+# a rational multiple of pi: "\\pi", "-\\pi", "\\frac{\\pi}{2}", "\\frac{2\\pi}{3}", "\\dfrac{3\\pi}{4}", "2\\pi/3", "\\pi/6"
+_PI_MULTIPLE = re.compile(r"(?P<sign>-)?(?:\\[dt]?frac\{(?P<num>\d+)?\\pi\}\{(?P<den>\d+)\}|(?P<num2>\d+)?\\pi(?:/(?P<den2>\d+))?)")
+_DEGREES_WRITTEN = re.compile(r"(-?\d+(?:\.\d+)?)(?:\^\{?\\circ\}?|°|\\degree)")
+_DEGREE_MARK = re.compile(r"[^\S\n]*(?:\^\s*\{?\s*\\circ\s*\}?|°|\\degree\b|degrees?\b|deg\b)")
+_ANGLE_UNIT_ASKED = re.compile(r"\b(?:in|as|to)\s+(?:radians?|degrees?)\b|\bradian\s+measure\b|\bin\s+terms\s+of\s+\\?\$?\\?pi\b|\bnumber\s+of\s+(?:radians|degrees)\b",
+                               re.IGNORECASE)
 
 
 def _unit_at(text: str, at: int) -> tuple | None:

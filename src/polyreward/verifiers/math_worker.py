@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+from polyreward.verifiers.antiderivatives import equal_up_to_constant
 from polyreward.verifiers.math_normalize import size_problem
 from polyreward.verifiers.verdict import Verdict
 
@@ -69,6 +70,30 @@ def _numeric_values_disagree(gold: Sequence[Any], pred: Sequence[Any]) -> bool:
             except (TypeError, ValueError, ArithmeticError):
                 continue
     return pairs > 0
+
+
+def _rounded_decimal_of_irrational_gold(gold: Sequence[Any], pred: str) -> bool:
+    """Is ``pred`` a finite decimal that Math-Verify matched only by rounding (to 6 places) to an irrational gold --
+    ``1.41421356`` for ``\\sqrt{2}``, ``3.14159265`` for ``\\pi``, ``7.389056`` for ``e^2``? Such a decimal is the gold
+    cut short, never the gold (holdout117). A rational gold keeps Math-Verify's 6-place rounding (``0.333333`` for
+    ``\\frac{1}{3}``, as the peer cases expect), and a gold written otherwise that equals the decimal exactly
+    (``\\sqrt{6.25}`` for ``2.5``) still matches."""
+    import sympy
+
+    written = pred.strip()
+    if _FINITE_DECIMAL.fullmatch(written) is None:
+        return False
+    numbers = [g for g in gold if isinstance(g, sympy.Expr) and g.is_number and not g.is_Rational]
+    if not numbers:
+        return False
+    exact = sympy.Rational(written)
+    try:
+        return all(abs(sympy.N(g - exact, 60)) >= sympy.Rational(1, 10 ** 50) for g in numbers)
+    except (TypeError, ValueError, ArithmeticError):
+        return False
+
+
+_FINITE_DECIMAL = re.compile(r"-?\d*\.\d+")
 
 
 def _polynomial_identity(gold: Any, pred: Any) -> bool | None:
@@ -189,6 +214,9 @@ def verify_latex(gold: str, pred: str, guard: bool = True) -> Verdict:
     pred_parsed = _parse(pred)
     if not pred_parsed:
         return Verdict(0.0, "pred_unparseable", gold, pred, "math_verify")
+    antiderivative = equal_up_to_constant(gold, pred, _parse)
+    if antiderivative is not None:  # "-\\frac{\\cos 2x}{4} + C" for "\\frac{\\sin^2 x}{2} + C" (holdout117)
+        return Verdict(float(antiderivative), "equal" if antiderivative else "not_equal", gold, pred, "up_to_constant")
     decided = _polynomial_identity(gold_parsed[0], pred_parsed[0])
     if decided is not None:
         return Verdict(float(decided), "equal" if decided else "not_equal", gold, pred, "sympy_expand")
@@ -198,6 +226,8 @@ def verify_latex(gold: str, pred: str, guard: bool = True) -> Verdict:
         return Verdict(0.0, "not_equal", gold, pred, "math_verify")
     if _numeric_values_disagree(gold_parsed, pred_parsed):
         return Verdict(0.0, "not_equal", gold, pred, "relative_tolerance")
+    if _rounded_decimal_of_irrational_gold(gold_parsed, pred):
+        return Verdict(0.0, "not_equal", gold, pred, "finite_decimal")
     return Verdict(1.0, "equal", gold, pred, "math_verify")
 
 

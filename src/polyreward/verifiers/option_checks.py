@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 
 from polyreward.verifiers.commitment import negated
 from polyreward.verifiers.option_letters import letter_mentions, letter_pattern
+from polyreward.verifiers.option_whole_text import signed_words
 from polyreward.verifiers.language import STOP_WORDS
 from polyreward.verifiers.options import options_in_prompt
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
@@ -378,7 +379,8 @@ def option_mentions(text: str, option: str, view: str = "", offset: int = 0, *, 
       them (letters and digits of any script), signs glued ("-cos x" is not "cos x"), not inside a longer word or a possessive;
     * ``across_markup`` (:mod:`.choice`, an option named by its text alone): its ASCII letters and digits in any
       case, any run of other characters between its words (markup, punctuation: "$-\\cos x$"), a sign before markup read as
-      its sign ("$-\\cos x$" names "-cos x", not "cos x"); an option under 3 letters or over 12 words is never named."""
+      its sign ("$-\\cos x$" names "-cos x", not "cos x") and a number's own minus inside it the option's (``10^{-3}`` names
+      "10^-3", not "10^3": :func:`.option_whole_text.signed_words`); an option under 3 letters or over 12 words is never named."""
     if across_markup:
         words = re.findall(r"[a-z0-9]+", option.lower())
         if len("".join(words)) < 3 or len(words) > 12:
@@ -398,6 +400,8 @@ def option_mentions(text: str, option: str, view: str = "", offset: int = 0, *, 
             continue  # "not reunification (1990)": a bracket that glosses a denied phrase is denied with it (holdout81)
         if across_markup and (_SIGN_BEFORE.search(text, max(0, found.start() - 4), found.start()) is not None) != signed:
             continue
+        if across_markup and signed_words(found.group(0))[1:] != signed_words(option)[1:]:
+            continue  # "1 × 10^3 M" names no "1 × 10^-3 M": a number's own sign inside the text is the option's (holdout117)
         yield found
 
 

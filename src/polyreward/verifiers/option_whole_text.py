@@ -20,8 +20,31 @@ from polyreward.verifiers.reading import MAX_TAIL_CHARS
 
 
 def option_key(text: str) -> str:
-    """An option's text as it is compared: lower case, words and numbers only ("(A) and (C) only" -> "a and c only")."""
-    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+    """An option's text as it is compared: lower case, words and numbers only ("(A) and (C) only" -> "a and c only"),
+    a number keeping its own minus sign (:func:`signed_words`: "1 × 10^-3 M" -> "1 10 -3 m", not "1 × 10^3 M"'s key)."""
+    return " ".join(signed_words(text))
+
+
+def signed_words(text: str) -> list[str]:
+    """The words and numbers of ``text`` (lower case, ASCII letters and digits), a number led by a minus sign of its own
+    written "-3": a minus after the start, an operator or an opening mark ("-5", "10^{-3}", "(-2, 3)", "2 × −3"), not a
+    binary minus or a hyphen after a word or number ("x - 3", "5-10 mg", "type-2" keep "3", "10", "2"). An option "1 ×
+    10^-3 M" is not named by "1 × 10^3 M" (holdout117: the exponent's sign is the near twin's only difference)."""
+    lowered = text.lower().replace("−", "-")
+    return [("-" if word.group(0)[0].isdigit() and _unary_minus_before(lowered, word.start()) else "") + word.group(0)
+            for word in re.finditer(r"[a-z0-9]+", lowered)]
+
+
+def _unary_minus_before(text: str, at: int) -> bool:
+    """Is the number at ``at`` led by a minus sign of its own (markup and spaces between them aside)?"""
+    before = text[:at].rstrip(_MARKUP_BEFORE_SIGN)
+    if not before.endswith("-"):
+        return False
+    rest = before[:-1].rstrip(_MARKUP_BEFORE_SIGN)
+    return not rest or not (rest[-1].isalnum() or rest[-1] in ")]}!")
+
+
+_MARKUP_BEFORE_SIGN = " \t{($"
 
 
 def asks(text: str) -> bool:

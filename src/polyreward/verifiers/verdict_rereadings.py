@@ -22,7 +22,7 @@ from typing import Any
 from polyreward.schema import completion_text, is_missing, prompt_text
 from polyreward.verifiers.asked_quantity import other_quantity
 from polyreward.verifiers.base_claims import decimal_claim, may_be_based
-from polyreward.verifiers.equal_forms import another_prefix, converts_to_gold, may_change, rounding_is_gold
+from polyreward.verifiers.equal_forms import another_prefix, converts_to_gold, degrees_for_radians, may_change, rounding_is_gold
 from polyreward.verifiers.math_forms import approximation_disagrees
 from polyreward.verifiers.number_locale import english_numerals, scales_asked
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
@@ -75,7 +75,8 @@ def in_the_gold_form(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict
         asked = "" if is_missing(prompt) else prompt_text(prompt)
         text = _seen_text(pred, asked)
         how = ("the answer rounded as the gold" if rounding_is_gold(verdict.gold, verdict.pred, text) else
-               "the answer in the gold's unit" if converts_to_gold(verdict.gold, verdict.pred, text, asked) else "")
+               "the answer in the gold's unit" if converts_to_gold(verdict.gold, verdict.pred, text, asked) else
+               "the angle in degrees" if degrees_for_radians(verdict.gold, verdict.pred, text, asked) else "")
     except Exception:  # an unreadable completion changes nothing here
         return verdict
     return Verdict(1.0, "equal", verdict.gold, verdict.pred, how, verdict.source) if how else verdict

@@ -131,7 +131,7 @@ WITHDRAWAL = re.compile(
     # holdout79; a clause about another value -- "don't use 1,200 as the answer" -- is about that value)
     _FORBIDDEN_USE + r"(?:[^\s.;!?]+\s+){0,3}?" + _AS_ANSWER.replace("[^\\S\\n]*as", "as") + "|"
     r"\b(?:kidding|joking|joke|jk|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
-    r"incorrect|false|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|(?<![\w'’][^\S\n])(?:ignore|disregard)|(?:ignore|disregard)(?=\s+(?:that|this|it|them|those|these|everything|all|above|previous|my|our|what|\d|(?-i:[A-Z])\b|the\s+(?:above|previous|first|earlier|last|prior|former|original|answer|\d)))|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
+    r"incorrect|false(?!\s+(?:negatives?|positives?)\b)|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|(?<![\w'’][^\S\n])(?:ignore|disregard)|(?:ignore|disregard)(?=\s+(?:that|this|it|them|those|these|everything|all|above|previous|my|our|what|\d|(?-i:[A-Z])\b|the\s+(?:above|previous|first|earlier|last|prior|former|original|answer|\d)))|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
     r"actually|sure|certain|confident|(?:yet\s+)?final(?=\s*[.;,!)}\]]|\s*\Z)|the\s+(?:answer|final|real|correct|right))|no\s+longer\s+(?:so\s+)?(?:sure|certain|confident|convinced)|(?:not|n't)\s+(?:\w+\s+){0,2}(?:an?|my|our|the)\s+(?:final|real|actual|official)\s+(?:answer|result|solution)|unsure|uncertain|doubt\w*|"
     r"rul(?:e|es|ed|ing)\s+(?:(?:it|this|that|them)\s+)?out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|(?:correction|corrected)" + ADJUSTED_FOR + r"|take\s+(?:that|it|this)\s+back|never\s*mind|"
     # a restart: "Let me start over.", "start again from scratch" (holdout49)
@@ -207,10 +207,11 @@ OTHER_CANDIDATES = re.compile(
 
 # the answer itself as the object of a verb of withdrawal, not negated: "ignore the D", "scratch the 42", "disregard
 # my answer 42" ("don't ignore the D" keeps it); withdraw / retract in any inflection, and the unknown the answer is
-# assigned to (holdout73: "I'm withdrawing x = 6 until I can re-read the problem", "retracting my answer 42")
+# assigned to (holdout73: "I'm withdrawing x = 6 until I can re-read the problem", "retracting my answer 42"); a sentence end between
+# them ends the verb's reach: "The bond dipoles cancel.\n\nB." (holdout117) names B after an intransitive verb
 WITHDRAWN_OBJECT = re.compile(r"(?<!n't )(?<!not )(?<!never )\b(?:withdraw(?:s|n|ing)?|retract(?:s|ed|ing)?|scratch|strike|ignore|disregard|"
                                r"cancel|delete|undo)"
-                               r"(?:\s+(?:the|that|this|my|our|answer|option|letter|choice|value|number|[a-z]\b)){0,3}[\W_]*\Z",
+                               r"(?:\s+(?:the|that|this|my|our|answer|option|letter|choice|value|number|[a-z]\b)){0,3}(?:[^\w.!?]|_)*\Z",
                                re.IGNORECASE)
 
 
