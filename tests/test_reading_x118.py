@@ -12,6 +12,9 @@ variants of its kinds tried by hand afterwards, led to.
   fabricated for illustration.", "Hmm, this seems off.", "That output is from a previous, unrelated problem.":
   ``clauses.DENIES_BY_REFERENCE``); a pick put off until after a rerun ("Let me rerun it before answering.") is no
   pick (``undecided._NO_PICK``).
+* A printed value written as the Python call that makes it is that value: ``Rational(1, 3)`` and ``Fraction(1, 3)``
+  are 1/3, ``np.float64(0.5)`` 0.5, ``Interval.open(2, 5)`` the interval (2, 5) -- not their last number
+  (``math_normalize.python_value_reprs``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from reading_helpers import scorer
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.asked_quantity import asked_classes
+from polyreward.verifiers.math_normalize import python_value_reprs
 from polyreward.verifiers.program_output import output_then_remark
 
 VERTEX = r"The function $f(x) = 3x^2 - 12x + 7$ attains its minimum value at $x = a$. What is $f(a)$?"
@@ -169,3 +173,39 @@ def test_a_remark_never_pays_a_value_the_output_did_not_print(value, remark):
     math = scorer(MathAccuracy, "Compute the value of the expression.")
     completion = f"```python\nx = {value}  # expected: {value}\nprint(x + 1)\n```\n```output\n{value + 1}\n```\n{remark}"
     assert math(completion, str(value)) == 0.0
+
+
+@pytest.mark.parametrize("printed, gold, expected", [
+    ("Rational(1, 3)", r"\frac{1}{3}", 1.0),
+    ("Fraction(7, 12)", r"\frac{7}{12}", 1.0),
+    ("np.float64(0.5)", r"\frac{1}{2}", 1.0),
+    ("np.int64(17)", "17", 1.0),
+    ("Decimal('1.10')", "1.1", 1.0),
+    ("Interval.open(2, 5)", "(2, 5)", 1.0),
+    ("Interval.Ropen(1, 4)", "[1, 4)", 1.0),
+    ("Interval(-oo, 3)", r"(-\infty, 3]", 1.0),
+    # the call's last number is not the value printed
+    ("Rational(1, 12)", "12", 0.0),
+    ("Fraction(7, 12)", "12", 0.0),
+    ("Interval.open(2, 5)", "5", 0.0),
+    ("[Fraction(1, 4), Fraction(3, 4)]", r"\frac{3}{4}", 0.0),
+])
+def test_a_printed_constructor_call_is_its_value(printed, gold, expected):
+    completion = f"```python\nprint(x)\n```\n```output\n{printed}\n```"
+    assert scorer(MathAccuracy, "Compute the value.")(completion, gold) == expected
+
+
+def test_python_value_reprs_rewrites_only_the_calls():
+    assert python_value_reprs("Rational(1, 3) + Rational(-1, 6)") == r"\frac{1}{3} + \frac{-1}{6}"
+    assert python_value_reprs("[np.float64(0.25), Float('0.5', 3)]") == "[0.25, 0.5]"
+    assert python_value_reprs("Interval.Lopen(0, oo)") == r"(0, \infty)"
+    assert python_value_reprs("ratio(1, 3) and MyRational(1, 3)") == "ratio(1, 3) and MyRational(1, 3)"
+    assert python_value_reprs("Interval(0, sqrt(2))") == "Interval(0, sqrt(2))"  # an end with brackets of its own stays
+
+
+@settings(max_examples=60, deadline=None)
+@given(numerator=st.integers(min_value=-999, max_value=999), denominator=st.integers(min_value=2, max_value=999))
+def test_a_printed_fraction_never_pays_its_denominator(numerator, denominator):
+    completion = f"```python\nprint(x)\n```\n```output\nFraction({numerator}, {denominator})\n```"
+    math = scorer(MathAccuracy, "Compute the value.")
+    assert math(completion, str(denominator)) == (1.0 if numerator == denominator ** 2 else 0.0)
