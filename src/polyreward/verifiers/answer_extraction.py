@@ -57,7 +57,8 @@ from polyreward.verifiers.closing_remarks import after_closing_words, read_befor
 from polyreward.verifiers.reaffirmation import without_reaffirmed  # ("I won't waver." after a bare value: #32)
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import chain_end_after, check_section_opening, confirming_check_start, inside_command, marked_box_value, operand_after
-from polyreward.verifiers.math_normalize import NUMBER_WORD, VALUE_WORDS, number_from_words, parse_numeral, same_number, unicode_roots, value_from_words
+from polyreward.verifiers.math_normalize import (NUMBER_WORD, VALUE_WORDS, number_from_words, parse_numeral, python_value_reprs, same_number,
+                                                 unicode_roots, value_from_words)
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
 from polyreward.verifiers.not_a_value import CUT_OFF_QUALIFYING, DANGLING_WORDS, cut_off_after, cut_off_pausing, measured_from, unfilled_answer_line
@@ -68,6 +69,7 @@ from polyreward.verifiers.answer_forms import (
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.math_lines import math_line, math_tail
+from polyreward.verifiers.program_output import output_then_remark
 from polyreward.verifiers.records import record_answer
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.turns import alternates, corrected_when_challenged, later_rounds
@@ -218,8 +220,10 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
         tagged = last_block(text, "answer", ignore_case=True)
         return _extract_plain(tagged if tagged is not None else text, final_bang, trusted=True)
     texts = answer_views(text)
-    views = [_extract_view(unicode_roots(strip_thinking(view)[-MAX_TAIL_CHARS:]), final_bang) for view in texts]
+    views = [_extract_view(python_value_reprs(unicode_roots(strip_thinking(view)[-MAX_TAIL_CHARS:])), final_bang) for view in texts]
     found = views[0] if views[0] is not None else views[-1]  # code and quotes answer only when nothing else does
+    if found is None and len(texts) > 1 and (closing := output_then_remark(strip_thinking(texts[-1]))) is not None:
+        found = _extract_view(python_value_reprs(unicode_roots("\n\n".join(closing))), final_bang)  # "```output 91```  This confirms it." (holdout118)
     if views[0] is None and found is not None and found.text and dissents(strip_thinking(texts[0])):
         return Extracted("", "negated")  # "> Answer: 42" then "The quoted answer is wrong.": the writer argues with it
     if len(views) > 1 and views[0] is not None and views[0].text:

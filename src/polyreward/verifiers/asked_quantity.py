@@ -76,11 +76,54 @@ _PREDICATE_AFTER = re.compile(r"\A[\s$*)}]*(?:is|was|'s|would\s+be)[^\S\n]+(?:th
                               r"(?=[^\S\n]*(?:[,.;:!?()\u2013\u2014]|\Z|[^\S\n](?:but|and|because|since|as|so)\b))", re.IGNORECASE)
 
 
+# a formula of the prompt: "$f(a)$", "$$N$$", "\(m\)"
+_FORMULA = re.compile(r"\$\$?([^$]+)\$\$?|\\\((.+?)\\\)")
+# the words a question that asks for nothing but a symbol is made of: "Find $m$.", "What is the value of $f(a)$?"
+_ASKS_FOR = re.compile(r"\b(?:find|compute|calculate|determine|evaluate|what|is|then|the|value|of)\b", re.IGNORECASE)
+# a letter of a formula that is a symbol of its own: "f", "a" in "f(a)", "x" in "\bar{x}", not the letters of "\sin"
+_SYMBOL = re.compile(r"(?<![A-Za-z\\])[A-Za-z](?![A-Za-z])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+# what parts a sentence into clauses, outside its formulas: "Let $m$ be the mean of 3, 5, 7 and let $d$ be their median"
+_CLAUSE_SPLIT = re.compile(r"[,;]|\band\b", re.IGNORECASE)
+
+
+def _symbols(formulas: str) -> set[str]:
+    return set(_SYMBOL.findall(re.sub(r"\\[A-Za-z]+", " ", formulas)))
+
+
 @memoized_text(max_chars=8192, maxsize=256)  # (the rollouts of a group share a prompt)
 def asked_classes(prompt: str) -> frozenset[str]:
-    """The qualifier classes the prompt's question names (module docstring)."""
-    question = " ".join(match.group(0) for match in _ASKING.finditer(prompt)) or prompt[-400:]
-    return _classes(question)
+    """The qualifier classes the prompt's question names (module docstring), with those of the sentences that define
+    a symbol the question asks for by name alone (:func:`_defined_classes`)."""
+    asking = [match.group(0) for match in _ASKING.finditer(prompt)]
+    question = " ".join(asking) or prompt[-400:]
+    return _classes(question) | _defined_classes(asking, prompt)
+
+
+def _defined_classes(asking: list[str], prompt: str) -> frozenset[str]:
+    """A question that asks for nothing but a symbol ("Find $m$.", "What is $f(a)$?", "What is the value of $N$?")
+    asks for what the prompt defined it to be: the classes of the clauses of the prompt's other sentences that write
+    every symbol of it ("Let $m$ be the smallest positive integer such that ...", "$f(x) = 3x^2 - 12x + 7$ attains
+    its minimum value at $x = a$"), so "The smallest such integer is 38" and "The minimum value is $-5$" answer it
+    (holdout118). Only the defining clause counts: "Let $m$ be the mean of 3, 5, 7 and let $d$ be their median. Find
+    $m$." asks for no median. A question with words of its own ("Find the product $rs$") names its quantity and
+    defers to nothing."""
+    classes: set[str] = set()
+    for sentence in asking:
+        formulas = " ".join(a or b for a, b in _FORMULA.findall(sentence))
+        words = _ASKS_FOR.sub(" ", _FORMULA.sub(" ", sentence))
+        asked = _symbols(formulas)
+        if not asked or re.search(r"[^\W\d_]", words):
+            continue
+        for other in _SENTENCE_END.split(prompt):
+            if not other.strip() or other.strip() in sentence:
+                continue
+            masked = _FORMULA.sub(lambda formula: formula.group(0).replace(",", "\x00").replace(";", "\x01"), other)
+            for clause in _CLAUSE_SPLIT.split(masked):
+                clause = clause.replace("\x00", ",").replace("\x01", ";")
+                if asked <= _symbols(" ".join(a or b for a, b in _FORMULA.findall(clause))):
+                    classes |= _classes(_FORMULA.sub(" ", clause))
+    return frozenset(classes)
 
 
 def _classes(text: str) -> frozenset[str]:

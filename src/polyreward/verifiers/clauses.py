@@ -103,7 +103,7 @@ _BACK_REFERENCE = (
     r"(?:this|that|it|these|those|they|the\s+above|everything(?:\s+above)?|all\s+(?:of\s+)?(?:this|that|it|these|those|them|the\s+above)"
     r"|(?:my|our|the|this|that|these|those)\s+(?:(?:final|whole|entire|original|earlier|previous)\s+)?(?:answers?|results?|values?|solutions?|choices?|options?|lists?|"
     r"findings?|labels?|diagnos[ie]s|numbers?|conclusions?|forecasts?|calls?|roots?|candidates?|work|reasoning|algebra|arithmetic|computations?|"
-    r"calculations?|derivations?|arguments?|method|approach|logic)(?:\s+above)?)"
+    r"calculations?|derivations?|arguments?|method|approach|logic|outputs?|printouts?|letters?)(?:\s+above)?)"
 )
 _OPENER = (r"\A[\W_]*(?:(?:but|and|so|well|ok|okay|actually|honestly|then\s+again|however|sadly|unfortunately|hmm+|wait|oh|no|"
            r"moment|momento|attends|attendez|warte|aspetta|espera|nein|non|"
@@ -123,6 +123,13 @@ DENIES_BY_REFERENCE = re.compile(
     + "|" + _BACK_REFERENCE + r"(?:'s|'re|\s+" + _COPULA + r")\s+" + _ADVERB
     + r"(?:absent|nonexistent|non-existent|made\s+up|fictional|fictitious|fabricated|invented|nonsense|garbage|rubbish|broken|flawed|"
     r"meaningless|worthless|unreliable|bogus|botched|invalid|extraneous|spurious|inadmissible|rejected)\b"
+    # "this seems off", "that output looks off by one": off the mark (holdout118)
+    + "|" + _BACK_REFERENCE + r"(?:'s|'re|\s+" + _COPULA + r")\s+" + _ADVERB + r"off(?=\W*\Z|\s*,|\s+by\b)"
+    # "That output is from a previous, unrelated problem.", "this number was for another question": it answers
+    # something else (a printed value pasted from another run; holdout118)
+    + "|" + _BACK_REFERENCE + r"(?:'s|'re|\s+" + _COPULA + r")\s+" + _ADVERB + r"(?:from|for)\s+(?:(?:a|an|the|some|my)\s+)?"
+    r"(?:(?:previous|earlier|different|other|another|unrelated|old|older|separate|last)\b[\s,]+){1,3}(?:\w+\s+)?"
+    r"(?:problems?|questions?|cells?|runs?|exercises?|tasks?|parts?|prompts?|examples?|versions?|sessions?)\b"
     # "that can't be right", "it couldn't possibly be correct": a modal denial of the same predicates
     + "|" + _BACK_REFERENCE + r"\s+(?:can't|cannot|can\s+not|couldn't|could\s+not|mustn't|must\s+not)\s+" + _ADVERB + r"be\s+" + _ADVERB + _TRUTH
     # "the argument above does not establish it": the writer's work does not support what it gave

@@ -272,6 +272,37 @@ def rewrite_python_syntax(text: str) -> str:
     return _PI_WORD.sub(r"\\pi", text)
 
 
+# a printed Python or sympy value written as the call that makes it (red team holdout118: a list, a tuple or sympy's
+# str prints these): ``Rational(1, 3)``, ``Fraction(7, 12)``, ``np.float64(0.5)``, ``Integer(12)``, ``Float('0.25')``,
+# ``mpf('0.5')``, ``Decimal('1.10')``, ``Interval.open(2, 5)``, ``Interval.Ropen(-oo, 3)``
+_NUMBER_TEXT = r"-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?"
+_FRACTION_CALL = re.compile(r"(?<![\w.])(?:(?:sympy|sp)\.)?(?:Rational|Fraction)\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
+_NUMBER_CALL = re.compile(r"(?<![\w.])(?:(?:np|numpy|sympy|sp|mpmath|decimal)\.)?(?:float(?:16|32|64|128)|int(?:8|16|32|64)|uint(?:8|16|32|64)|"
+                          r"Integer|Float|mpf|Decimal)\(\s*(['\"]?)(" + _NUMBER_TEXT + r")\1(?:\s*,\s*\d+)?\s*\)")
+_INTERVAL_CALL = re.compile(r"(?<![\w.])(?:(?:sympy|sp)\.)?Interval(?:\.(open|Lopen|Ropen))?\(\s*([^(),\n]{1,40}?)\s*,\s*([^(),\n]{1,40}?)\s*\)")
+_INTERVAL_BRACKETS = {None: "[]", "open": "()", "Lopen": "(]", "Ropen": "[)"}
+
+
+def python_value_reprs(text: str) -> str:
+    """A value written as the Python call that makes it, read as the value: ``Rational(1, 3)`` and ``Fraction(1, 3)``
+    are ``\\frac{1}{3}``, ``np.float64(0.5)``, ``Integer(12)``, ``Float('0.25')``, ``mpf('0.5')`` and ``Decimal('0.5')``
+    the number, ``Interval.open(2, 5)`` is ``(2, 5)`` (``Interval(2, 5)`` ``[2, 5]``, ``Lopen`` ``(2, 5]``, ``Ropen``
+    ``[2, 5)``, ``oo`` ``\\infty``); so a printed ``Interval.open(2, 5)`` is not read as its last number, 5."""
+    if "(" not in text:
+        return text
+    text = _FRACTION_CALL.sub(r"\\frac{\1}{\2}", text)
+    text = _NUMBER_CALL.sub(r"\2", text)
+    return _INTERVAL_CALL.sub(_interval, text)
+
+
+def _interval(found: re.Match) -> str:
+    opening, closing = _INTERVAL_BRACKETS[found.group(1)]
+    low, high = (re.sub(r"(?<![\w\\])oo(?!\w)", r"\\infty", end) for end in (found.group(2), found.group(3)))
+    opening = "(" if "infty" in low else opening  # an infinite end is open: Interval(-oo, 3) is (-oo, 3]
+    closing = ")" if "infty" in high else closing
+    return f"{opening}{low}, {high}{closing}"
+
+
 def _drop_thousands_commas(match: re.Match) -> str:
     """``1,234`` -> ``1234``, except as an element of a tuple/interval/set: ``(12,102)`` stays a pair."""
     before = match.string[:match.start()].rstrip()[-1:]

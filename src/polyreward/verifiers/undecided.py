@@ -133,8 +133,11 @@ _NO_PICK = re.compile(
     r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|unable\s+to)\s+(?:\w+\s+){0,2}?(?:tell|say|know|determine|decide|confirm)\s+"
     r"(?:\w+\s+)?(?:which|what)\b|\bwithout\s+(?:a\s+)?(?:(?:final|single|definitive)\s+(?:pick|choice|answer|decision)|picking|choosing)\b|"
     r"\b(?:we|they)\s+(?:couldn't|could\s+not|can't|cannot|didn't|did\s+not)\s+agree\b(?!\s+more)|\bno\s+(?:final|single)\s+(?:pick|choice|answer)\b|"
-    # a commitment still to come: "I'll need the original wording before committing"
-    r"\b(?:I|we)(?:'d|'ll|\s+would|\s+will)?\s+(?:need|want|have\s+to)\b[^.;!?\n]{0,60}\bbefore\s+(?:committing|I\s+commit|deciding|choosing|picking)\b|"
+    # a commitment still to come: "I'll need the original wording before committing", "Let me rerun it with the loop
+    # fixed before answering", "I'll double-check this by hand before I give a final answer" (holdout118)
+    r"(?:\b(?:I|we)(?:'d|'ll|\s+would|\s+will)?\s+(?:need|want|have\s+to)|\blet\s+me|\bI(?:'ll|\s+will))\b[^.;!?\n]{0,60}\bbefore\s+"
+    r"(?:committing|I\s+commit|deciding|choosing|picking|answering|I\s+answer|finaliz\w+|"
+    r"(?:giving|I\s+(?:can\s+)?give|submitting|I\s+submit)\s+(?:(?:a|an|my|the|any)\s+)?(?:final\s+)?(?:answer|pick|choice|letter))\b|"
     # the writer declines to choose: "I can't select an answer for a real patient", "I won't pick an option here"
     # (a verb of choosing whose object is an answer / option / letter; not "with certainty": a doubt, not a refusal,
     # nor "an answer other than B": the letter kept)
