@@ -84,10 +84,13 @@ def test_all_rows_finished_early_gives_the_eager_width(policy):
 
 
 def test_slots_are_reused_per_shape_and_stay_correct(policy):
-    """The same sampler decodes batches of two shapes repeatedly (cache reset in place between calls)."""
+    """The same sampler decodes batches of two shapes repeatedly (cache reset in place between calls). Greedy: a
+    cache left stale by a reused slot changes the argmax, while the last-bit differences between the static and the
+    eager attention kernels do not (at temperature 1 over a 150k vocabulary they move an inverse-CDF draw to the next
+    token id -- 71666 for 71667 -- on some CPUs: the stop 64 CI trial on an AMD EPYC)."""
     model, tokenizer = policy
-    static = TransformersSampler(model, tokenizer, max_new_tokens=6, temperature=1.0, bf16=False, decode="static")
-    eager = TransformersSampler(model, tokenizer, max_new_tokens=6, temperature=1.0, bf16=False, decode="eager")
+    static = TransformersSampler(model, tokenizer, max_new_tokens=6, temperature=0.0, bf16=False, decode="static")
+    eager = TransformersSampler(model, tokenizer, max_new_tokens=6, temperature=0.0, bf16=False, decode="eager")
     for prompts, G, seed in [(PROMPTS[:2], 2, 1), (PROMPTS, 1, 2), (PROMPTS[:2][::-1], 2, 3)]:
         torch.manual_seed(seed)
         a = eager.sample(prompts, G)
