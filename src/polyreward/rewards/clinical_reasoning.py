@@ -785,7 +785,10 @@ def reaches_no_answer(text: str, options: Mapping[str, str]) -> bool:
     def final(view: str) -> str | None:
         return extract_letter(view, ALL_LETTERS, options)[0] if options else extract_label(view)[0]
 
-    return final(text) is None and final(without_nested_turns(text)) is None
+    if final(text) is not None:
+        return False
+    unnested = without_nested_turns(text)
+    return unnested == text or final(unnested) is None  # (speed: the same text is read once)
 
 
 class ClinicalFaithfulness(_OptionsReward):
