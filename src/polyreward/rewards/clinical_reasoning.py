@@ -255,8 +255,10 @@ def _named_then_explained(clause: str, following: str, options: Mapping[str, str
     high.": DeepSeek's layout, red team ``holdout_r38``).
     A list of options before the reason ("Options A, B; all wrong", "Option A; Option B; ...") weighs none of them
     but the last one named alone."""
+    if not clause.rstrip().endswith((";", "?")):  # (speed: the cheap test first; most sentences end otherwise)
+        return set()
     named = mentioned_letters(clause, options)
-    if len(named) != 1 or not clause.rstrip().endswith((";", "?")) or not reasoning_words(following, options):
+    if len(named) != 1 or not reasoning_words(following, options):
         return set()
     return named if not mentioned_letters(following, options) else set()
 

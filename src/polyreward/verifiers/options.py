@@ -81,8 +81,8 @@ def _inline_options(line: str) -> list[str]:
     full stop or colon ("A. 21 B. 27 C. 37") count only in a run of three or more that all use the same mark, as
     "A." alone is as often an initial; the separator between options (", ", "; ", ", or ") is left out of a piece."""
     for pattern, least in ((_INLINE_OPTION, 2), (_INLINE_DOTTED, 3)):
-        if pattern is _INLINE_DOTTED and (". " not in line and ": " not in line):
-            continue
+        if (")" not in line) if pattern is _INLINE_OPTION else (". " not in line and ": " not in line):
+            continue  # (speed) no marker of this kind on the line
         markers = list(pattern.finditer(line))
         start = next((i for i, m in enumerate(markers) if m.group(1) == "A"), None)
         if start is None:
