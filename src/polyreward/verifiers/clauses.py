@@ -18,6 +18,7 @@ Reconstructed rule (ours), not a published algorithm. Every pattern is linear in
 
 from __future__ import annotations
 
+from polyreward.verifiers.double_negation import kept_open
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 from polyreward.verifiers.reading_memo import per_text
@@ -216,13 +217,16 @@ _STANCE_TAIL = re.compile(r"(?:[\s,;)*$}\]—–-]*(?:for\s+all\s+(?:I|we)\s+kno
 
 def offers_alternative(clause: str, value_end: int, value_start: int | None = None) -> bool:
     """Does ``clause`` offer the value ending at ``value_end`` as another fitting answer, or as one still open, or (with
-    ``value_start``) as a possibility left open (see the comments above)? A number's SI unit (:func:`.units.written_unit`)
+    ``value_start``) as a possibility left open (see the comments above), or as one a negated exclusion keeps open
+    ("I can't rule out 48", "48 isn't out of the question": :mod:`.double_negation`)? A number's SI unit (:func:`.units.written_unit`)
     is read past first: the offer follows the quantity, "80 km/h is also a reasonable answer" as "80 is also ..."
     (holdout100)."""
     if value_end and clause[value_end - 1].isdigit() and written_unit(clause, value_end) is not None:
         value_end = UNIT_AFTER_VALUE.match(clause, value_end).end()  # "80 km/h is also a reasonable answer" (holdout100)
     if _STILL_OPEN_AFTER.match(clause[value_end:]):
         return True
+    if value_start is not None and kept_open(clause, value_start, value_end):
+        return True  # "though I can't rule out 48", "48 isn't wrong", "Not that C would be wrong" (.double_negation)
     if value_start is not None and _STANCE_TAIL.match(clause, value_end) and _MAY_BE_BEFORE.search(clause, 0, value_start):
         return True
     if value_start is not None and (sein := _SEIN_AFTER.match(clause, value_end)) and _MAY_BE_BEFORE_DE.search(clause, 0, value_start) \

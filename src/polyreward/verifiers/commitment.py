@@ -42,7 +42,7 @@ from polyreward.verifiers.clauses import clauses as _clauses
 from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
 from polyreward.verifiers.hedging import MODAL_WORDS, qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.closing_remarks import rounds_answer
-from polyreward.verifiers.double_negation import cancelled
+from polyreward.verifiers.double_negation import cancelled, kept_open
 from polyreward.verifiers.doubt_words import CONDITIONAL_WORDS, OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL, judges_own_subject, reason_denied, teaching_remark, without_denied_errors
 from polyreward.verifiers.withdrawal_words import UNDECIDED_BETWEEN
@@ -647,7 +647,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         if mentions and _rejects_after_values(clause, mentions, others, bool(letters or labels)):
             return "retracted"  # "substituting x = 12 gives 3 but -3, so this root is extraneous"
         for mention in mentions:
-            if _denied_before(clause[:mention.start()]) or _DENIAL_AFTER.match(clause[mention.end():]):
+            if _denied_before(clause[:mention.start()]) or _DENIAL_AFTER.match(clause[mention.end():]) and not kept_open(clause, mention.start(), mention.end()):
                 return "negated"  # "42 is wrong", "anything but 42"
             if WITHDRAWN_OBJECT.search(clause[:mention.start()]):
                 return "retracted"  # "D. ... ignore the D.", "42; scratch the 42" (holdout20)
@@ -674,6 +674,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             if denied_aside is not None and denied_aside[0] <= value.start() < denied_aside[1]:
                 continue
             if (_denied_before(clause[:value.start()]) or _DENIAL_AFTER.match(clause[value.end():]) and not _DOUBT_AFTER.match(clause, value.end())
+                    and not kept_open(clause, value.start(), value.end())  # "48 is not wrong" leaves it open (.double_negation)
                     or denied and _DENIED_LIST_GAP.match(clause, denied[-1].end(), value.start())):  # "(not 41 or 43)"
                 denied.append(value)
                 aside = _ASIDE_AFTER.match(clause, value.end())

@@ -14,7 +14,16 @@ denial can itself be denied, in two structures a grader reads as plain affirmati
   impossible that the answer is not C", "It's not the case that it isn't 42". A doubt over a denial is no
   impossibility ("I'm not sure it's not 8", "I can't say it isn't 61" stay denials: the writer withholds both).
 
-Only the two structures are read: the outer negation must take the inner one in its scope within one clause (no
+* **a negated exclusion** -- a negation governing a verb or predicate of exclusion or wrongness ("rule out",
+  "exclude", "impossible", "out of the question", "wrong"): "I can't rule out 48", "I'm not excluding C", "nothing
+  wrong with 48", "48 can't be ruled out", "48 is not impossible", "48 isn't wrong", "48 is no less likely", "Not that
+  48 would be wrong", "I can't say D is wrong". The value is neither
+  denied nor stated: it is left open, a possibility the writer keeps beside the answer (:func:`kept_open_before`,
+  :func:`kept_open`), as "48 remains possible" is. "We can rule out 48", "48 is ruled out", "48 is impossible"
+  stay denials, and so does "I can't rule out anything but B" (an exception: B is the one thing ruled out); a state
+  narrated as earlier ("At first I couldn't rule out 48, but ...") keeps nothing open now.
+
+Only these structures are read: the outer negation must take the inner one in its scope within one clause (no
 clause mark between them), so "No way. It isn't 42." and "Not 45; it isn't 42 either" stay denials.
 Reconstructed from how the sentences read (ours), not a published rule.
 """
@@ -53,9 +62,96 @@ _CANCELLED_DENIAL = re.compile(
 )
 
 
+_EXCLUDE_VERB = (r"(?:rule[ds]?\s+out|ruling\s+out|exclud(?:e[ds]?|ing)|eliminat(?:e[ds]?|ing)|dismiss(?:e[ds]|ing)?|"
+                 r"discount(?:s|ed|ing)?|cross(?:es|ed|ing)?\s+(?:it\s+)?off)")
+# what calls a value rejected: excluded, impossible, or wrong
+_REJECTED = (r"(?:ruled\s+out|excluded|eliminated|dismissed|discounted|crossed\s+off|impossible|inconceivable|implausible|"
+             r"unthinkable|out\s+of\s+the\s+question|off\s+the\s+table|unreasonable|absurd|crazy|wrong|incorrect|false|invalid|"
+             r"unlikely|a\s+(?:mistake|bad\s+(?:answer|choice|pick)))")
+_DEGREE = (r"(?:(?:yet|fully|completely|entirely|totally|quite|really|honestly|definitively|definitely|safely|confidently|"
+           r"100\s?%|absolutely|conclusively|reliably|just|still|simply|necessarily|exactly|strictly|necessarily)\s+)")
+_VALUE_NOUN = r"(?:\s+(?:the\s+)?(?:option|choice|letter|value|answer|number))?[\s$*({\[\\]*\Z"
+# before the value: a negation, at most two words of degree, an ability or will ("be able to", "want to"), the verb
+_NEGATED_EXCLUSION_BEFORE = re.compile(
+    r"(?:" + _NEGATOR + r"|\bno|\bwithout|\bunable\s+to|\bhard\s+to)\s+" + _DEGREE + r"{0,2}"
+    r"(?:(?:be|been)\s+able\s+to\s+|(?:want|wish|dare|care|mean|intend|going)\s+to\s+|bring\s+(?:myself|ourselves)\s+to\s+)?"
+    + _DEGREE + r"?" + _EXCLUDE_VERB + _VALUE_NOUN
+    # ... or nothing said against it: "nothing wrong with 48", "no reason to rule out C"
+    + r"|\b(?:nothing|not\s+(?:anything|much))\s+(?:wrong|incorrect|bad)\s+(?:with|about)" + _VALUE_NOUN
+    + r"|\bno\s+(?:reason|grounds|need)\s+to\s+(?:" + _EXCLUDE_VERB + r"|reject|doubt|discard)" + _VALUE_NOUN,
+    re.IGNORECASE,
+)
+# after the value: a negated copula or passive before a predicate of rejection ("48 can't be ruled out", "48 is not
+# impossible", "48 isn't wrong"), or a comparison that puts it level ("48 is no less likely")
+_NEGATED_EXCLUSION_AFTER = re.compile(
+    r"[\s)*$}\]]*(?:(?:(?:is|are|was|were|seems|looks|'s)\s*n't|(?:is|are|was|were|seems|looks|'s)\s+not|"
+    r"(?:can't|couldn't|shouldn't|mustn't|won't|wouldn't|(?:can|could|should|must|will|would)\s+not|cannot)\s+be|"
+    r"(?:has|have)\s*n't\s+been|(?:has|have)\s+not\s+been|(?:has|have)\s+never\s+been|is\s+never)\s+" + _DEGREE + r"{0,2}"
+    + _REJECTED + r"|(?:is|are|was|'s|would\s+be)\s+no\s+(?:less\s+(?:likely|plausible|valid|correct|right|reasonable)|worse))\b",
+    re.IGNORECASE,
+)
+# a negated saying before the value and a plain rejection after it: "Not that 48 would be wrong", "I can't say 48 is
+# wrong", "I wouldn't call D incorrect" -- the writer declines to reject it
+_NEGATED_SAYING_BEFORE = re.compile(
+    r"(?:\bnot\s+that|" + _NEGATOR + r"\s+" + _DEGREE + r"?(?:say(?:ing)?|think|believe|claim(?:ing)?|call(?:ing)?|consider(?:ing)?|"
+    r"suggest(?:ing)?|mean|argu(?:e|ing)))(?:\s+that)?" + _VALUE_NOUN,
+    re.IGNORECASE,
+)
+_REJECTION_AFTER = re.compile(r"[\s)*$}\]]*(?:(?:is|are|was|would\s+be|'s|seems|looks|to\s+be)\s+)?" + _DEGREE + r"?" + _REJECTED + r"\b",
+                              re.IGNORECASE)
+# an earlier state the writer narrates ("At first I couldn't rule out 48, but ...", "Initially I hadn't ruled out 48"):
+# the exclusion was open then, and the clause says nothing of now
+_NARRATED = re.compile(r"\b(?:at\s+first|initially|originally|earlier|previously|before|the\s+first\s+time|until|"
+                       r"had\s*n't|had\s+not|had\s+never|did\s*n't|did\s+not)\b", re.IGNORECASE)
+
+
+def kept_open_before(before: str) -> bool:
+    """Does ``before`` (the words of a clause up to a value) end in a negated exclusion, which leaves the value open?
+
+    >>> kept_open_before("though honestly I can't rule out ")
+    True
+    >>> kept_open_before("I'm not ruling out option ")
+    True
+    >>> kept_open_before("Nothing wrong with ")
+    True
+    >>> kept_open_before("I'm not only ruling out ")
+    False
+    >>> kept_open_before("We can rule out ")
+    False
+    >>> kept_open_before("At first I couldn't rule out ")
+    False
+    """
+    found = _NEGATED_EXCLUSION_BEFORE.search(before)
+    return found is not None and _NARRATED.search(before, 0, found.end()) is None
+
+
+def kept_open(clause: str, value_start: int, value_end: int) -> bool:
+    """Does ``clause`` leave the value at ``clause[value_start:value_end]`` open by a negated exclusion, before it
+    (:func:`kept_open_before`), after it ("48 can't be ruled out", "48 is not impossible", "48 isn't wrong", "48 is no
+    less likely"), or around it ("Not that 48 would be wrong", "I can't say 48 is wrong")?
+
+    >>> kept_open("48 can't be ruled out, though.", 0, 2)
+    True
+    >>> kept_open("Not that 48 would be wrong.", 9, 11)
+    True
+    >>> kept_open("48 is not possible.", 0, 2)
+    False
+    >>> kept_open("48 is ruled out.", 0, 2)
+    False
+    """
+    before = clause[:value_start]
+    if kept_open_before(before):
+        return True
+    if _NARRATED.search(before):
+        return False
+    return (_NEGATED_EXCLUSION_AFTER.match(clause, value_end) is not None
+            or _NEGATED_SAYING_BEFORE.search(before) is not None and _REJECTION_AFTER.match(clause, value_end) is not None)
+
+
 def cancelled(before: str) -> bool:
-    """Is the denial that ``before`` (the words of a clause up to a value) ends with itself denied, so the clause
-    states the value? An exception under a negated totality or a denied copula under an impossibility.
+    """Is the denial that ``before`` (the words of a clause up to a value) ends with itself denied? An exception under
+    a negated totality or a denied copula under an impossibility (the clause states the value), or a negated exclusion
+    (the clause leaves it open: :func:`kept_open_before`).
 
     >>> cancelled("so the count cannot be anything other than ")
     True
@@ -69,5 +165,8 @@ def cancelled(before: str) -> bool:
     False
     >>> cancelled("I can't say it isn't ")
     False
+    >>> cancelled("I can't rule out ")
+    True
     """
-    return _CANCELLED_EXCEPTION.search(before) is not None or _CANCELLED_DENIAL.search(before) is not None
+    return (_CANCELLED_EXCEPTION.search(before) is not None or _CANCELLED_DENIAL.search(before) is not None
+            or kept_open_before(before))
