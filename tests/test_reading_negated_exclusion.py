@@ -72,6 +72,14 @@ def test_math_negated_exclusion(completion, expected):
     ("Answer: B. Though D wouldn't be wrong either.", 0.0),
     ("Answer: B. I wouldn't call D incorrect.", 0.0),
     ("Answer: B. D is incorrect: 6 × 8 = 48.", 1.0),
+    ("Answer: B. D isn't an unreasonable choice either.", 0.0),
+    ("Answer: B. D wouldn't be a bad pick.", 0.0),
+    ("Answer: B. D is not indefensible.", 0.0),
+    ("Answer: B. D is not without merit.", 0.0),
+    ("Answer: B. D is a bad pick: 6 × 8 = 48.", 1.0),
+    ("Answer: B. D is without merit here.", 1.0),
+    ("Answer: B. D has merit as well.", 0.0),  # (clauses._FIT_WORDS: merit said of another option too)
+    ("Answer: B. D has no merit: 6 × 8 = 48.", 1.0),
 ])
 def test_choice_negated_exclusion(completion, expected):
     assert choice(completion) == expected
@@ -123,3 +131,54 @@ _SETTLED = ["that rules out {v}", "we can rule out {v}", "{v} is ruled out", "{v
 def test_an_open_other_value_is_never_paid_and_a_settled_one_always_is(value, opener, settled):
     assert math(f"The answer is \\boxed{{42}}, {opener.format(v=value)}.") == 0.0
     assert math(f"The answer is \\boxed{{42}}; {settled.format(v=value)}.") == 1.0
+
+
+# --- a grader's credit given to another value, or the answer and another value offered together (clauses.credited,
+# clauses.offered_together; stop 65, found by the same probing)
+
+@pytest.mark.parametrize("completion, expected", [
+    ("\\boxed{42}. I'd accept 48 too.", 0.0),
+    ("\\boxed{42}. 48 should also get full marks.", 0.0),
+    ("\\boxed{42}. A grader should accept 48 as well.", 0.0),
+    ("\\boxed{42}. 48 counts as well, in my view.", 0.0),
+    ("\\boxed{42}\n\nAccept 48 as well.", 0.0),
+    ("\\boxed{42}. Both 42 and 48 should be accepted.", 0.0),
+    ("\\boxed{42}. Either 42 or 48 is fine.", 0.0),
+    ("\\boxed{42}. 42 and 48 both work.", 0.0),
+    ("\\boxed{42}. 42 or 48, either works.", 0.0),
+    ("\\boxed{42}. 42 and 48 are both acceptable.", 0.0),
+    # genuine: credit denied or taken back, partial credit, a joint predicate that is no fitness, two factors
+    ("\\boxed{42}. Only 42 should be accepted; 48 is the common slip.", 1.0),
+    ("\\boxed{42}. No credit for 48: that is 6 × 8.", 1.0),
+    ("\\boxed{42}. 48 counts as a wrong answer.", 1.0),
+    ("\\boxed{42} — 48 would get partial credit at most.", 1.0),
+    ("\\boxed{42}. A careless grader would accept 48, but 48 is 6 × 8.", 1.0),
+    ("\\boxed{42}. 42 is right and 48 is wrong.", 1.0),
+    ("\\boxed{42}. 42 and 48 are both even, but only 42 is 6 × 7.", 1.0),
+    ("\\boxed{42}. 6 and 7 are both correct factors.", 1.0),
+    ("\\boxed{42}. Graders accept 42 or 42.0.", 1.0),
+    ("\\boxed{42}\n\nMarking note: accept 42 (also 42 apples).", 1.0),
+])
+def test_math_credit_to_another_value(completion, expected):
+    assert math(completion) == expected
+
+
+@pytest.mark.parametrize("completion, expected", [
+    ("Answer: B. B and D are both correct.", 0.0),
+    ("Answer: B. Either B or D should be accepted.", 0.0),
+    ("Answer: B. I'd accept D too.", 0.0),
+    ("Answer: B. Only B should be accepted.", 1.0),
+    ("Answer: B. I wouldn't accept D: 6 × 8 = 48.", 1.0),
+])
+def test_choice_credit_to_another_option(completion, expected):
+    assert choice(completion) == expected
+
+
+_JOINT = ["{a} and {b} both work", "Either {a} or {b} is correct", "{b} or {a}, either works", "Both {a} and {b} should be accepted"]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(value=st.integers(min_value=0, max_value=10_000).filter(lambda v: v != 42), joint=st.sampled_from(_JOINT))
+def test_the_answer_offered_together_with_another_value_is_never_paid(value, joint):
+    assert math(f"The answer is \\boxed{{42}}. {joint.format(a=42, b=value)}.") == 0.0
+    assert math(f"The answer is \\boxed{{42}}. Only 42 is correct, not {value}.") == 1.0

@@ -170,7 +170,8 @@ def denies_by_reference(clause: str) -> bool:
 # predicate of fitness after it; so "adding 6 seven times also works" (6 is not what works) offers nothing. The caller
 # has checked that the value is not the answer and is not denied.
 _FIT_WORDS = (r"(?:works?|fits?|holds?|satisf\w+|correct|right|valid|possible|plausible|likely|defensible|acceptable|"
-              r"fine|reasonable|an?\s+(?:option|candidate|answer|possibility|alternative))")
+              r"fine|reasonable|an?\s+(?:option|candidate|answer|possibility|alternative)|"
+              r"(?:has|have)\s+(?:some\s+|real\s+|its\s+own\s+)?merits?|(?:has|have)\s+a\s+(?:case|point))")
 _ADDITIVE_AFTER = re.compile(r"\A[\s)*$}\]]*(?:(?:is|was|would\s+be|could\s+be|might\s+be|may\s+be|seems|looks|'s)\s+)?"
                              r"(?:also|too|as\s+well|equally|just\s+as)\b"
                              # the particle inside the modal ("C could also be right") or after the predicate ("C is
@@ -215,6 +216,83 @@ _STANCE_TAIL = re.compile(r"(?:[\s,;)*$}\]—–-]*(?:for\s+all\s+(?:I|we)\s+kno
                           r"chissà|onestamente|anche|ehrlich\s+gesagt|wer\s+weiß|auch)(?![^\W\d_]))+[\s.,!?…)*$]*\Z", re.IGNORECASE)
 
 
+# ... or as one a grader should pay (stop 65): a verdict of credit on the other value, after it ("48 should also get full
+# marks", "48 would be accepted", "48 counts too") or before it ("I'd accept 48 too", "A grader should accept C as
+# well", "Accept 48 as well", "Full marks for 48"; partial credit is no credit), with no negation over it ("48 gets no credit", "I wouldn't accept 48", "No grader
+# should accept 48" deny it)
+_CREDIT = (r"(?:accepted|acceptable|marked\s+(?:as\s+)?(?:correct|right)|graded\s+(?:as\s+)?(?:correct|right)|"
+           r"(?:given|get|gets|getting|earn|earns|deserves?|receives?)\s+(?:full\s+)?(?:credit|marks|points)|"
+           r"counts?\s+(?:too|as\s+well|also|as\s+(?:correct|right|valid))|credited)")
+_CREDIT_AFTER = re.compile(r"[\s)*$}\]]*(?:(?:should|would|could|must|will|can|may|might)\s+)?(?:also\s+|equally\s+)?"
+                           r"(?:be\s+)?(?:also\s+|equally\s+)?" + _CREDIT + r"\b", re.IGNORECASE)
+_CREDIT_BEFORE = re.compile(
+    r"(?:\b(?:I'?d|I\s+would|we'?d|we\s+would|I'?ll|I\s+will|graders?|markers?|examiners?|you|they|(?:should|would|could|must|will|can|may))"
+    r"\s+(?:(?:should|would|could|must|will|can|may)\s+)?(?:also\s+|happily\s+|gladly\s+|equally\s+)?"
+    r"(?:accept|allow|credit|mark\s+(?:as\s+)?(?:correct|right)|give\s+(?:full\s+)?(?:credit|marks)\s+(?:to|for))"
+    r"|\A[\W_]*(?:please\s+)?(?:also\s+)?(?:accept|allow)|\bfull\s+(?:credit|marks)\s+(?:for|to))"
+    r"\s+(?:the\s+)?(?:answer\s+|value\s+|option\s+)?[\s$*({\[\\]*\Z",
+    re.IGNORECASE)
+_NEGATION_IN_CLAUSE = re.compile(r"(?:\b(?:no|not|never|nobody|none|neither|nor|without)\b|n't)", re.IGNORECASE)
+# a contrast later in the clause takes the verdict back ("A careless grader would accept 48, but it is 6 × 8", "B and D
+# are both plausible at first glance, though D fails the check")
+_CONTRAST_LATER = re.compile(r"\b(?:but|however|though|although|yet|except|until|unless)\b", re.IGNORECASE)
+
+
+def credited(clause: str, value_start: int, value_end: int) -> bool:
+    """Does ``clause`` give the value at ``clause[value_start:value_end]`` a grader's credit (see the comment above)?
+
+    >>> credited("I'd accept 48 too.", 11, 13)
+    True
+    >>> credited("48 should also get full marks.", 0, 2)
+    True
+    >>> credited("I wouldn't accept 48.", 19, 21)
+    False
+    >>> credited("48 gets no credit.", 0, 2)
+    False
+    """
+    before = clause[:value_start]
+    if _NEGATION_IN_CLAUSE.search(before) or _CONTRAST_LATER.search(clause, value_end):
+        return False
+    return _CREDIT_AFTER.match(clause, value_end) is not None or _CREDIT_BEFORE.search(before) is not None
+
+
+# Two values joined as one subject of a predicate of fitness or credit: "42 and 48 both work", "Either 42 or 48 is
+# correct", "42 or 48, either works", "Both 42 and 48 should be accepted" -- the answer and another value offered
+# together (stop 65). The joint is a coordinator between them and the predicate right after the second; a negation
+# anywhere in the clause ("42 and 48 are not both correct", "Neither 42 nor 48 ...") offers nothing.
+_JOINED = re.compile(r"[\s)*$}\]]*(?:,\s*)?(?:and|or|&|/|,)\s*(?:(?:also|maybe|perhaps)\s+)?[\s(*${\\]*\Z", re.IGNORECASE)
+_JOINT_FIT_AFTER = re.compile(
+    r"[\s)*$}\]]*,?\s*(?:(?:are|is|were|was|would\s+be|could\s+be|should\s+be|can\s+be|may\s+be|might\s+be|seem|seems|look|looks)\s+)?"
+    r"(?:(?:both|either(?:\s+one)?|each|all|equally|also)\s+)?(?:(?:are|is|would\s+be|should\s+be|be)\s+)?"
+    r"(?:(?:equally|also|fully)\s+)?(?:" + _FIT_WORDS + r"|" + _CREDIT + r"|(?:should|would|could|must|will|can|may)\s+(?:also\s+)?be\s+" + _CREDIT + r")\b",
+    re.IGNORECASE)
+
+
+def offered_together(clause: str, answer_spans: list[tuple[int, int]], other_spans: list[tuple[int, int]]) -> bool:
+    """Does ``clause`` join an answer value and another value as one subject of fitness or credit (the comment above)?
+    Spans are (start, end) in ``clause``.
+
+    >>> offered_together("42 and 48 both work.", [(0, 2)], [(7, 9)])
+    True
+    >>> offered_together("Either 42 or 48 is correct.", [(7, 9)], [(13, 15)])
+    True
+    >>> offered_together("42 is right and 48 is wrong.", [(0, 2)], [(16, 18)])
+    False
+    >>> offered_together("42 and 48 are not both correct.", [(0, 2)], [(7, 9)])
+    False
+    >>> offered_together("B and D are both plausible at first, but D is 6 × 8.", [(0, 1)], [(6, 7)])
+    False
+    """
+    if not answer_spans or not other_spans or _NEGATION_IN_CLAUSE.search(clause):
+        return False
+    spans = sorted([(a, b, True) for a, b in answer_spans] + [(a, b, False) for a, b in other_spans])
+    for (_, first_end, first_is_answer), (second_start, second_end, second_is_answer) in zip(spans, spans[1:]):
+        if first_is_answer != second_is_answer and _JOINED.match(clause[first_end:second_start]) \
+                and (fit := _JOINT_FIT_AFTER.match(clause, second_end)) and not _CONTRAST_LATER.search(clause, fit.end()):
+            return True
+    return False
+
+
 def offers_alternative(clause: str, value_end: int, value_start: int | None = None) -> bool:
     """Does ``clause`` offer the value ending at ``value_end`` as another fitting answer, or as one still open, or (with
     ``value_start``) as a possibility left open (see the comments above), or as one a negated exclusion keeps open
@@ -227,6 +305,8 @@ def offers_alternative(clause: str, value_end: int, value_start: int | None = No
         return True
     if value_start is not None and kept_open(clause, value_start, value_end):
         return True  # "though I can't rule out 48", "48 isn't wrong", "Not that C would be wrong" (.double_negation)
+    if value_start is not None and credited(clause, value_start, value_end):
+        return True  # "I'd accept 48 too", "48 should also get full marks" (stop 65)
     if value_start is not None and _STANCE_TAIL.match(clause, value_end) and _MAY_BE_BEFORE.search(clause, 0, value_start):
         return True
     if value_start is not None and (sein := _SEIN_AFTER.match(clause, value_end)) and _MAY_BE_BEFORE_DE.search(clause, 0, value_start) \

@@ -39,7 +39,7 @@ from polyreward.verifiers.clauses import WINDOW
 from polyreward.verifiers.clauses import before_value as _before
 from polyreward.verifiers.clauses import WRITER as _WRITER
 from polyreward.verifiers.clauses import clauses as _clauses
-from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
+from polyreward.verifiers.clauses import denies_by_reference, offered_together, offers_alternative
 from polyreward.verifiers.hedging import MODAL_WORDS, qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.double_negation import cancelled, kept_open
@@ -662,6 +662,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             return "retracted"  # the speaker declines to commit, in the letter's own clause too: "**D** (elastic), so I'll abstain" (#32)
         if not is_option_text and (below_even_belief(clause, keys) or called_no_answer(clause)):
             return "retracted"  # "Confidence: 0.2", "I'd put maybe 30 % on 72", "that box is decoration" (holdout103)
+        if mentions and others and offered_together(clause, [m.span() for m in mentions], [v.span() for v in others]):
+            return "conflicting"  # "42 and 48 both work", "Either B or D is correct" (clauses.offered_together; stop 65)
         if mentions and not _withdraws(clause[:mentions[-1].start()]):
             continue  # the clause restates or checks the answer: "6 \\times 7 = 42", "so 42 it is"
         if others and OTHER_CANDIDATES.search(clause):

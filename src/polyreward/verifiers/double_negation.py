@@ -65,9 +65,12 @@ _CANCELLED_DENIAL = re.compile(
 _EXCLUDE_VERB = (r"(?:rule[ds]?\s+out|ruling\s+out|exclud(?:e[ds]?|ing)|eliminat(?:e[ds]?|ing)|dismiss(?:e[ds]|ing)?|"
                  r"discount(?:s|ed|ing)?|cross(?:es|ed|ing)?\s+(?:it\s+)?off)")
 # what calls a value rejected: excluded, impossible, or wrong
-_REJECTED = (r"(?:ruled\s+out|excluded|eliminated|dismissed|discounted|crossed\s+off|impossible|inconceivable|implausible|"
-             r"unthinkable|out\s+of\s+the\s+question|off\s+the\s+table|unreasonable|absurd|crazy|wrong|incorrect|false|invalid|"
-             r"unlikely|a\s+(?:mistake|bad\s+(?:answer|choice|pick)))")
+_REJECTED = (r"(?:ruled\s+out|excluded|eliminated|dismissed|discounted|crossed\s+off|out\s+of\s+the\s+question|off\s+the\s+table|"
+             r"an?\s+(?:mistake|error)|without\s+(?:merit|basis|support|justification)|"
+             # an adjective of rejection, with its article and a noun of answering: "an unreasonable choice", "a bad pick"
+             r"(?:an?\s+)?(?:impossible|inconceivable|implausible|unthinkable|unreasonable|absurd|crazy|wrong|incorrect|false|"
+             r"invalid|unlikely|indefensible|unjustified|unsupported|baseless|bad|poor|terrible)"
+             r"(?:\s+(?:answer|choice|pick|option|guess|value|candidate|call))?)")
 _DEGREE = (r"(?:(?:yet|fully|completely|entirely|totally|quite|really|honestly|definitively|definitely|safely|confidently|"
            r"100\s?%|absolutely|conclusively|reliably|just|still|simply|necessarily|exactly|strictly|necessarily)\s+)")
 _VALUE_NOUN = r"(?:\s+(?:the\s+)?(?:option|choice|letter|value|answer|number))?[\s$*({\[\\]*\Z"
