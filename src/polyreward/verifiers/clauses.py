@@ -18,6 +18,8 @@ Reconstructed rule (ours), not a published algorithm. Every pattern is linear in
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from polyreward.verifiers.double_negation import kept_open
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
@@ -233,9 +235,29 @@ _CREDIT_BEFORE = re.compile(
     r"\s+(?:the\s+)?(?:answer\s+|value\s+|option\s+)?[\s$*({\[\\]*\Z",
     re.IGNORECASE)
 _NEGATION_IN_CLAUSE = re.compile(r"(?:\b(?:no|not|never|nobody|none|neither|nor|without)\b|n't)", re.IGNORECASE)
-# a contrast later in the clause takes the verdict back ("A careless grader would accept 48, but it is 6 × 8", "B and D
-# are both plausible at first glance, though D fails the check")
-_CONTRAST_LATER = re.compile(r"\b(?:but|however|though|although|yet|except|until|unless)\b", re.IGNORECASE)
+# a contrast later in the clause that sets the values apart takes the verdict back: it names the other value again, or
+# says "only", or calls something wrong ("A careless grader would accept 48, but 48 is 6 × 8", "B and D are both
+# plausible at first glance, though D fails the check", "42 and 48 are both even, but only 42 is 6 × 7"); a contrast
+# that only picks ("42 and 48 both work, but I'd go with 42") or doubts ("..., but I'm not sure") keeps the offer
+_CONTRAST = re.compile(r"\b(?:but|however|though|although|yet|except|until|unless)\b", re.IGNORECASE)
+_SETS_APART = re.compile(r"\b(?:only|wrong|incorrect|fails?|failed|false|invalid|ruled\s+out|excluded|impossible)\b", re.IGNORECASE)
+
+
+def set_apart_later(clause: str, at: int, others: Iterable[str]) -> bool:
+    """Does a contrast in ``clause`` after ``at`` set the values apart (the comment above)? ``others``: the texts of
+    the other values, any of which named again after the contrast sets it apart.
+
+    >>> set_apart_later("B and D are both plausible, but D is 6 × 8.", 26, ["D"])
+    True
+    >>> set_apart_later("42 and 48 both work, but I'd go with 42.", 19, ["48"])
+    False
+    """
+    contrast = _CONTRAST.search(clause, at)
+    if contrast is None:
+        return False
+    rest = clause[contrast.end():]
+    return _SETS_APART.search(rest) is not None or any(
+        re.search(r"(?<![\w.])" + re.escape(other.strip()) + r"(?![\w.])", rest) is not None for other in others if other.strip())
 
 
 def credited(clause: str, value_start: int, value_end: int) -> bool:
@@ -251,7 +273,7 @@ def credited(clause: str, value_start: int, value_end: int) -> bool:
     False
     """
     before = clause[:value_start]
-    if _NEGATION_IN_CLAUSE.search(before) or _CONTRAST_LATER.search(clause, value_end):
+    if _NEGATION_IN_CLAUSE.search(before) or set_apart_later(clause, value_end, [clause[value_start:value_end]]):
         return False
     return _CREDIT_AFTER.match(clause, value_end) is not None or _CREDIT_BEFORE.search(before) is not None
 
@@ -286,9 +308,10 @@ def offered_together(clause: str, answer_spans: list[tuple[int, int]], other_spa
     if not answer_spans or not other_spans or _NEGATION_IN_CLAUSE.search(clause):
         return False
     spans = sorted([(a, b, True) for a, b in answer_spans] + [(a, b, False) for a, b in other_spans])
+    others = [clause[start:end] for start, end in other_spans]
     for (_, first_end, first_is_answer), (second_start, second_end, second_is_answer) in zip(spans, spans[1:]):
         if first_is_answer != second_is_answer and _JOINED.match(clause[first_end:second_start]) \
-                and (fit := _JOINT_FIT_AFTER.match(clause, second_end)) and not _CONTRAST_LATER.search(clause, fit.end()):
+                and (fit := _JOINT_FIT_AFTER.match(clause, second_end)) and not set_apart_later(clause, fit.end(), others):
             return True
     return False
 
