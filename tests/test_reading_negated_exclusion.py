@@ -161,6 +161,8 @@ def test_an_open_other_value_is_never_paid_and_a_settled_one_always_is(value, op
     ("\\boxed{42}. 42 and 48 are both even, but only 42 is 6 × 7.", 1.0),
     ("\\boxed{42}. 6 and 7 are both correct factors.", 1.0),
     ("\\boxed{42}. Graders accept 42 or 42.0.", 1.0),
+    ("\\boxed{42}, with 48 a close second.", 0.0),  # a runner-up (clauses.ranks_a_runner_up)
+    ("\\boxed{42}. In second place, 48 is a common wrong answer.", 1.0),
     ("\\boxed{42}\n\nMarking note: accept 42 (also 42 apples).", 1.0),
 ])
 def test_math_credit_to_another_value(completion, expected):
@@ -173,6 +175,12 @@ def test_math_credit_to_another_value(completion, expected):
     ("Answer: B. I'd accept D too.", 0.0),
     ("Answer: B. Only B should be accepted.", 1.0),
     ("Answer: B. I wouldn't accept D: 6 × 8 = 48.", 1.0),
+    # a runner-up ranked right behind the answer (clauses._RUNNER_UP_AFTER / _BEFORE)
+    ("Answer: B, with D a close second.", 0.0),
+    ("Answer: B. My second choice would be D.", 0.0),
+    ("Answer: B. D is a distant second at best, since 6 × 8 = 48.", 1.0),
+    ("Answer: B. (The second option, B, is 42.)", 1.0),
+    ("Answer: B. My first choice was B too.", 1.0),  # a possessive ordinal ranks, it names no option by its place
 ])
 def test_choice_credit_to_another_option(completion, expected):
     assert choice(completion) == expected

@@ -61,7 +61,10 @@ def _alternatives() -> list[str]:
     for index, (language, (words, nouns, noun_first)) in enumerate(ORDINALS.items()):
         ordinal = "(?:" + "|".join(rf"(?P<p{position}_{index}>{word})" for position, word in enumerate(words)) + ")"
         if language == "English":
-            patterns.append(rf"\b(?:the\s+)?(?:very\s+)?{ordinal}\s+(?:{nouns})(?:\s+(?:listed|given|shown|above|below|offered))?\b")
+            # (not after a possessive: "my second choice", "our first pick" rank the writer's preferences, they name no
+            # option by its place; stop 65)
+            patterns.append(rf"\b(?<!my )(?<!our )(?<!your )(?<!their )(?<!his )(?<!her )(?:the\s+)?(?:very\s+)?{ordinal}\s+(?:{nouns})"
+                            r"(?:\s+(?:listed|given|shown|above|below|offered))?\b")
         elif noun_first:
             patterns.append(rf"(?:\b|(?<=\s)|^)(?:{nouns})\s+{ordinal}(?!\w)")
         else:

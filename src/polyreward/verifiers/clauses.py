@@ -260,6 +260,24 @@ def set_apart_later(clause: str, at: int, others: Iterable[str]) -> bool:
         re.search(r"(?<![\w.])" + re.escape(other.strip()) + r"(?![\w.])", rest) is not None for other in others if other.strip())
 
 
+# ... or ranked right behind the answer (stop 65): "B, with D a close second", "My second choice would be D" -- a
+# ranking, not a choice, as "A > B > D" is (holdout28); "D is a distant second at best" and "the second option, B" rank
+# nothing
+_RUNNER_UP_AFTER = re.compile(r"[\s,)*$}\]]*(?:(?:is|as|being)\s+)?(?:a|the|my)\s+(?:very\s+)?(?:close|near)\s+(?:second|runner[\s-]?up)\b",
+                              re.IGNORECASE)
+_RUNNER_UP_BEFORE = re.compile(r"\b(?:my|our)\s+(?:second|next|runner[\s-]?up|backup|fallback)\s+(?:choice|pick|answer|guess|option|best)"
+                               r"\s*(?:would\s+be|is|will\s+be|:)\s*(?:option\s+)?[\s$*({\[\\]*\Z", re.IGNORECASE)
+_RUNNER_UP_WORDS = re.compile(r"\b(?:a|the|my)\s+(?:very\s+)?(?:close|near)\s+(?:second|runner[\s-]?up)\b|"
+                              r"\b(?:my|our)\s+(?:second|next|runner[\s-]?up|backup|fallback)\s+(?:choice|pick|answer|guess|option|best)\b",
+                              re.IGNORECASE)
+
+
+def ranks_a_runner_up(clause: str) -> bool:
+    """Does ``clause`` rank something right behind the answer ("with 48 a close second", "my second choice")? Such a
+    clause is read for its values even where it would otherwise describe other quantities (``commitment``)."""
+    return _RUNNER_UP_WORDS.search(clause) is not None
+
+
 def credited(clause: str, value_start: int, value_end: int) -> bool:
     """Does ``clause`` give the value at ``clause[value_start:value_end]`` a grader's credit (see the comment above)?
 
@@ -330,6 +348,8 @@ def offers_alternative(clause: str, value_end: int, value_start: int | None = No
         return True  # "though I can't rule out 48", "48 isn't wrong", "Not that C would be wrong" (.double_negation)
     if value_start is not None and credited(clause, value_start, value_end):
         return True  # "I'd accept 48 too", "48 should also get full marks" (stop 65)
+    if _RUNNER_UP_AFTER.match(clause, value_end) or value_start is not None and _RUNNER_UP_BEFORE.search(clause, 0, value_start):
+        return True  # "B, with D a close second", "My second choice would be D" (stop 65)
     if value_start is not None and _STANCE_TAIL.match(clause, value_end) and _MAY_BE_BEFORE.search(clause, 0, value_start):
         return True
     if value_start is not None and (sein := _SEIN_AFTER.match(clause, value_end)) and _MAY_BE_BEFORE_DE.search(clause, 0, value_start) \

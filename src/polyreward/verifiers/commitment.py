@@ -39,7 +39,7 @@ from polyreward.verifiers.clauses import WINDOW
 from polyreward.verifiers.clauses import before_value as _before
 from polyreward.verifiers.clauses import WRITER as _WRITER
 from polyreward.verifiers.clauses import clauses as _clauses
-from polyreward.verifiers.clauses import denies_by_reference, offered_together, offers_alternative
+from polyreward.verifiers.clauses import denies_by_reference, offered_together, offers_alternative, ranks_a_runner_up
 from polyreward.verifiers.hedging import MODAL_WORDS, qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.double_negation import cancelled, kept_open
@@ -624,8 +624,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             # read in any clause, beside other values and after one about another value, since it names both
         if not is_option_text and scoped_away(clause, keys):
             return "retracted"  # "That is the count for the problem as I first misread it", "4 is an upper estimate" (holdout105)
-        if counterfactual_clause(clause) or (not letters and not labels and (OTHER_VALUE_CLAUSE.match(clause) or
-                                                                             states_other_quantities(clause, answer, text[:end], text[end:end + 40]))):
+        if counterfactual_clause(clause) or (not letters and not labels and not ranks_a_runner_up(clause) and (
+                OTHER_VALUE_CLAUSE.match(clause) or states_other_quantities(clause, answer, text[:end], text[end:end + 40]))):
             continue  # "For the related problem the answer would be 20", "That is 16 more than Ben's 8.", "(the quotient is 14)"
         if not letters and not labels and TICKED_CHECK.match(clause):
             continue  # "Sanity check: perimeter 2(9 + 6) = 30 ✓": a check done, not another answer (holdout11)
