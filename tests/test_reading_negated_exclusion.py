@@ -156,6 +156,7 @@ def test_an_open_other_value_is_never_paid_and_a_settled_one_always_is(value, op
     ("\\boxed{42}. A careless grader would accept 48, but it is wrong.", 1.0),
     ("\\boxed{42}. 42 and 48 both work, but 48 needs 8 per bag.", 1.0),  # a contrast that sets them apart
     ("\\boxed{42}. 42 and 48 both work, but I'd go with 42.", 0.0),  # a contrast that only picks keeps the offer
+    ("\\boxed{42}. 42 and 48 both work, but 48 is the intended one.", 0.0),  # ... or prefers the other value
     ("\\boxed{42}. I'd accept 48 too, but I'm not sure.", 0.0),
     ("\\boxed{42}. 42 is right and 48 is wrong.", 1.0),
     ("\\boxed{42}. 42 and 48 are both even, but only 42 is 6 × 7.", 1.0),

@@ -256,8 +256,20 @@ def set_apart_later(clause: str, at: int, others: Iterable[str]) -> bool:
     if contrast is None:
         return False
     rest = clause[contrast.end():]
-    return _SETS_APART.search(rest) is not None or any(
-        re.search(r"(?<![\w.])" + re.escape(other.strip()) + r"(?![\w.])", rest) is not None for other in others if other.strip())
+    if _SETS_APART.search(rest) is not None:
+        return True
+    for other in (other.strip() for other in others):
+        named = re.search(r"(?<![\w.])" + re.escape(other) + r"(?![\w.])", rest) if other else None
+        if named is not None and _PREFERRED_AFTER.match(rest, named.end()) is None:
+            return True  # "..., but D is 6 × 8" (not "..., but D is the better answer": a pick of D)
+    return False
+
+
+# the other value named after the contrast as the better one: "but 48 is the intended one", "but D is more likely"
+_PREFERRED_AFTER = re.compile(r"[\s)*$}\]]*(?:is|'s|seems|looks|would\s+be|feels)\s+(?:(?:probably|slightly|a\s+bit|somewhat|much)\s+)?"
+                              r"(?:the\s+(?:intended|expected|better|best|right|correct|real|actual|likelier|more\s+likely)|better|"
+                              r"right|correct|likelier|more\s+(?:likely|correct|accurate|common|standard)|preferred|"
+                              r"my\s+(?:answer|pick|choice))\b", re.IGNORECASE)
 
 
 # ... or ranked right behind the answer (stop 65): "B, with D a close second", "My second choice would be D" -- a
