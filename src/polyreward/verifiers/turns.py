@@ -98,6 +98,10 @@ _HEADING = (r"[ \t]*(?:#{1,4}[ \t]*(?:Question|Problem|Exercise)[ \t]+\d{1,3}[ \
             r"|(?:\*\*|\\textbf\{)(?:Question|Problem|Exercise)[ \t]+\d{1,3}(?:\.\d{1,3})*[ \t]*[.:]?[ \t]*(?:\*\*|\})[ \t]*:?"
             r"|(?:Question|Problem|Exercise)[ \t]+\d{1,3}(?:\.\d{1,3})*[ \t]*[.:](?=[ \t\n])))")
 _NEW_QUESTION = re.compile(r"^" + _HEADING, re.MULTILINE)
+# a heading's line that opens on an option letter and a separator ("**Question 2:** A — oral amoxicillin for 10 days",
+# "Q1: (C) Streptococcus pyogenes"): the letter answers the question numbered, as in "Question 8: A" (holdout119); "A
+# patient presents ..." is the article
+_LETTER_ENTRY = re.compile(r"[ \t]*(?:\*\*|__)?[ \t]*(?:\([A-E]\)|\[[A-E]\]|[A-E](?=[ \t]*(?:[—–:(,]|-[ \t]|\.(?:[ \t]|$)|\*\*|__|$)))")
 # a made-up user turn on a line of its own after the writer's words, up to the writer's next header ("Assistant:")
 _MADE_UP_USER_TURN = re.compile(r"(?<=\S)(\s*\n)[ \t]*(?:\*\*)?(?:Human|User)[ \t]*(?:\*\*)?[ \t]*:[^\n]*(?:\n(?![ \t]*(?:\*\*)?(?:Assistant|AI|Model)[ \t]*(?:\*\*)?[ \t]*:)[^\n]*)*")
 # the text before it has stated an answer: an answer word, a box, GSM8K's "####", a number or a letter that closes a
@@ -247,8 +251,8 @@ def _question_end(text: str, start: int, end: int) -> int:
         for heading in _NEW_QUESTION.finditer(text, start, end):
             line_end = text.find("\n", heading.end())
             rest_of_line = text[heading.end():line_end if line_end >= 0 else len(text)]
-            if 0 < len(rest_of_line.split()) < 3:
-                continue  # "Question 8: A", "Q2: D": an entry of an answer list, no question
+            if 0 < len(rest_of_line.split()) < 3 or _LETTER_ENTRY.match(rest_of_line):
+                continue  # "Question 8: A", "Q2: D", "Question 2: A — oral amoxicillin": an entry of an answer list, no question
             if _ANSWER_STATED.search(text, start, heading.start()) is not None:
                 return heading.start()
     return end
