@@ -17,8 +17,8 @@ the label. It does so only when
 * the prompt asks one labelled part (an asking word -- answer, give, report, what, find, solve, only -- then "part
   (b)", "(b)", "question 2" in one sentence, on a line that is no part's own) and lists two labelled parts or more,
 * the completion's lines open with two or more distinct labels of the same kind, the asked one once, and
-* nothing comes after the labelled lines but follow-ups (:mod:`.follow_ups`) and nothing with a digit before them:
-  a completion that concludes on its own ("So the answer to part (b) is 36.", "Answer: A") is read as before, by its
+* nothing comes after the labelled lines but follow-ups (:mod:`.follow_ups`) and no answer before them (a box, the
+  word "answer", GSM8K's "####"; the working's own numbers are none: holdout119): a completion that concludes on its own ("So the answer to part (b) is 36.", "Answer: A") is read as before, by its
   conclusion, so the gold given under the wrong part, or a final taken from the other part, is still refused.
 
 The asked part's own text goes on to the next label or the end, so a doubt written on its line ("(b) 150 ÷ 60 = 2.5
@@ -35,6 +35,9 @@ _LABEL = r"(?:(?i:part|question|problem|item|q)[ \t]*\(?(?P<named>[A-Ha-h]|[1-9]
 # the prompt asks one part: an asking word, then the label, in one sentence ("Answer part (b).", "What is x in part (b)?")
 _ASKS = re.compile(r"\b(?i:answer|give|report|state|write|what|find|solve|only)\b[^.?!\n]{0,50}?(?<![\w(])" + _LABEL)
 # a line that opens on a label (after a list mark and markup), with the text after it
+# an answer stated before the labelled lines: a box, an answer word, GSM8K's "####" (the working's own numbers, "t = v/g
+# = 2 s. h = 20 m.", state none: holdout119)
+_ANSWER_STATED = re.compile(r"\\boxed\b|\\fbox\b|^\W*#{4}|\b(?i:answer)\b", re.MULTILINE)
 _LABEL_LINE = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?[ \t]*" + _LABEL + r"[ \t]*(?:\*\*|__)?[ \t]*[:.—–-]?[ \t]*(?:\*\*|__)?[ \t]*",
                          re.MULTILINE)
 
@@ -61,7 +64,7 @@ def asked_part(prompt: str, completion: str) -> str | None:
     labels = [_label(found) for found in lines]
     if len(set(labels)) < 2 or len(set(labels)) != len(labels) or labels.count(asked) != 1:
         return None
-    if re.search(r"\d", body[:lines[0].start()]) or "\n" in body[lines[-1].end():]:
+    if _ANSWER_STATED.search(body, 0, lines[0].start()) or "\n" in body[lines[-1].end():]:
         return None  # an answer before the parts, or a conclusion after the last part's line
     at = labels.index(asked)
     end = lines[at + 1].start() if at + 1 < len(lines) else len(completion)
