@@ -46,7 +46,7 @@ from functools import lru_cache
 
 from polyreward.verifiers.agent_steps import writer_steps
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
-from polyreward.verifiers.asked_part import asked_part
+from polyreward.verifiers.asked_part import answers_another_part, asked_part
 from polyreward.verifiers.grading_roles import GRADING_ROLE
 from polyreward.verifiers.sections import without_asides
 
@@ -786,7 +786,8 @@ def answer_for_the_question(prompt: str, completion: str, read: Callable[[str], 
     whether two of its parts answer it differently (``read``: a part's answer as a comparable key, or None when the
     part gives none) or it ends in a loop that flips between two answers (:func:`flips_in_loop`). The completion
     whole when it asks no question of its own; the text under the asked part's label where it answers every labelled
-    part the prompt lists, one to a line (:func:`.asked_part.asked_part`)."""
+    part the prompt lists, one to a line (:func:`.asked_part.asked_part`); nothing where it closes on another part's
+    label, the asked one never labelled (:func:`.asked_part.answers_another_part`)."""
     completion = without_echoed_prompt_tail(prompt, completion)
     parts = for_the_question(prompt, completion)
     if parts is None:
@@ -795,6 +796,8 @@ def answer_for_the_question(prompt: str, completion: str, read: Callable[[str], 
             completion = completion[:item]
         elif (part := asked_part(prompt, completion)) is not None:  # "(a) ... = $12 / (b) ... = 9 pens" for part (b) (asked_part.py)
             completion = part
+        elif answers_another_part(prompt, completion):  # "Question 1: B" closing, Question 2 asked (asked_part.py)
+            completion = ""
         return completion, flips_in_loop(completion, read)
     return parts[-1], len({found for found in map(read, parts) if found is not None}) > 1 or flips_in_loop(parts[-1], read)
 
