@@ -9,6 +9,11 @@ variants of its kinds tried by hand afterwards, led to.
 * A completion that answers every labelled part, one to a line, is read at the part the prompt asks after working of
   its own ("t = v/g = 2 s ... Part (a): D / Part (b): B" for part (a)); only an answer stated before the parts (a box,
   the word "answer", "####") still has it read whole (``asked_part._ANSWER_STATED``).
+* A completion that closes on a line labelled with a part the prompt lists but does not ask, never labelling the asked
+  one ("Question 1: B" for "Answer Question 2 only"), answers nothing asked (``asked_part.answers_another_part``); a
+  last line that names two parts or more in brackets or by a word is read at the asked one ("**Answer:** (a) 12, (b)
+  840", ``asked_part._in_last_line``); an answer label may name the question it answers ("**Answer (Question 2):
+  B**", ``choice._ANCHOR``).
 * A question the writer adds under a label of its own ("Follow-up (which part of the gut recovers the water?): **B**",
   "Side question: ...") is an aside, like a practice problem (``sections._ASIDE_TITLE``).
 """
@@ -22,7 +27,7 @@ from hypothesis import strategies as st
 from reading_helpers import scorer
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
-from polyreward.verifiers.asked_part import asked_part
+from polyreward.verifiers.asked_part import answers_another_part, asked_part
 from polyreward.verifiers.sections import without_asides
 from polyreward.verifiers.turns import answer_part
 
@@ -138,6 +143,58 @@ def test_an_answer_before_the_parts_still_reads_the_whole():
     assert asked_part(prompt, "5 × 3 = 15 and 24 ÷ 3 = 8.\n(a) $15\n(b) 8 pens").strip() == "8 pens"
     assert asked_part(prompt, "The answer is 15.\n(a) $15\n(b) 8 pens") is None
     assert asked_part(prompt, "\\boxed{15}\n(a) $15\n(b) 8 pens") is None
+
+
+# ------------------------------------------------------------------ the answer labelled with another part
+
+PHEO_SET = ("A 34-year-old woman has episodic headache, palpitations and sweating; metanephrines are high and CT shows an "
+            "adrenal mass.\n\nQuestion 1: What is the most likely diagnosis?\nA. Cushing syndrome\nB. Pheochromocytoma\n"
+            "C. Primary hyperaldosteronism\nD. Carcinoid syndrome\n\nQuestion 2: Which medication should be started first "
+            "before surgery?\nA. Propranolol\nB. Phenoxybenzamine\nC. Spironolactone\nD. Hydrochlorothiazide\n\n"
+            "Answer Question 2 only, with the letter of the correct option.")
+GCD = ("(a) Find the greatest common divisor of 84 and 120.\n(b) Find the least common multiple of 84 and 120.\n"
+       "Answer only part (b).")
+pheo = scorer(ChoiceAccuracy, PHEO_SET, gold="B")
+gcd = scorer(MathAccuracy, GCD, gold="840")
+
+
+@pytest.mark.parametrize("completion, expected", [
+    ("**Answer (Question 2): B**", 1.0),
+    ("**Answer to Question 2: B**", 1.0),
+    ("Answer for Q2: **B**", 1.0),
+    ("Question 1: B — pheochromocytoma\nQuestion 2: B — phenoxybenzamine", 1.0),
+    ("Answer to Question 1: A. Answer to Question 2: B.", 1.0),
+    ("Pheochromocytoma, so alpha-blockade first.\n\nQuestion 2: B", 1.0),
+    # hacks: the gold only as another question's answer
+    ("Question 1: B", 0.0),
+    ("Pheochromocytoma.\n\nQuestion 1: B — pheochromocytoma", 0.0),
+    ("**Answer to Question 1: B**", 0.0),
+    ("Answer (Question 1): B", 0.0),
+    ("Answer to Question 2: A. Answer to Question 1: B.", 0.0),
+    ("Question 1: B, Question 2: A", 0.0),
+])
+def test_the_answer_is_read_for_the_question_asked(completion, expected):
+    assert pheo(completion) == expected
+
+
+@pytest.mark.parametrize("completion, expected", [
+    ("**Answer:** (a) 12, (b) 840", 1.0),
+    ("So (a) gives 12 and (b) gives 840.", 1.0),
+    ("Final answers: (a) 840 (b) 12", 0.0),
+    ("84 = 2^2·3·7 and 120 = 2^3·3·5.\n\n(a) $\\boxed{840}$", 0.0),  # only the other part, with the gold
+    ("The lcm is 840 and the gcd is 12.\n\nPart (a): 12", 0.0),
+    ("(a) is not needed here; the answer is 840.", 1.0),  # a last line that speaks of the answer
+])
+def test_a_math_answer_for_another_part(completion, expected):
+    assert gcd(completion) == expected
+
+
+def test_answers_another_part_needs_a_prompt_that_asks_one_part():
+    assert answers_another_part(GCD, "(a) 12")
+    assert not answers_another_part(GCD, "(b) 840")
+    assert not answers_another_part(GCD.replace("Answer only part (b).", "Answer both parts."), "(a) 12")
+    assert not answers_another_part(GCD, "(a) 12\n\nSo the lcm is 840.")  # the last line is no part's
+    assert not answers_another_part("What is 2 + 2?", "(a) 4")
 
 
 # ------------------------------------------------------------------ an added question as an aside
