@@ -99,6 +99,8 @@ SHAPES = {
     "unicode_math": _repeat("é∑√π中"),
     "glossed_options_or": _repeat("14 (A) or 11 (option B) or "),  # glossed_alternatives (holdout97)
     "negated_takes": _repeat("Don't count C. Do not pick (B) yet. "),  # option_letters.withdrawn_in_clause (holdout97)
+    # turns._LETTER_ENTRY, option_checks' remark of another quantity, asked_part, sections' added question (holdout119)
+    "parts_and_follow_ups": _repeat("Question 2: A — B (the pOH would be 12)\n(a) 1\nFollow-up (why?): C\n\n"),
 }
 
 OPTIONS = {"A": "aspirin", "B": "rest at home", "C": "call 911"}

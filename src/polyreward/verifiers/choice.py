@@ -255,6 +255,8 @@ _ANCHOR = (
     r"(?:the\s+)?" + LEGAL_ANCHOR + "|" + SUMMARY_ANCHOR + "|"  # "The better view is C", "TL;DR: B" (registers)
     r"it\s+(?:must|has\s+to|can\s+only|should)\s+be)"
     r"(?:[^\S\n]*\((?:corrected|revised|updated|amended|edited)\))?"  # "Final answer (corrected): B" (a revision marked on the label)
+    # the question or part the answer is for, named on the label: "Answer (Question 2): B", "**Answer to Question 2: B**" (holdout119)
+    r"(?:[^\S\n]*\((?:question|part|q)[^\S\n]*\(?[0-9a-h]{1,2}\)?\)|[^\S\n]+(?:to|for)[^\S\n]+(?:question|part|q)[^\S\n]*\(?[0-9a-h]{1,2}\)?)?"
     r"(?:\s+(?:is|would\s+be|should\s+be|will\s+be|must\s+be|has\s+to\s+be)|'s)?"  # "The answer's B" (holdout21)
     # a degree of belief that still commits: "The answer is most likely C", "the answer is clearly B"
     r"(?:\s+(?:most\s+likely|likely|probably|clearly|definitely|certainly|surely|indeed|obviously))?)"

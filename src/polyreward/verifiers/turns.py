@@ -46,7 +46,7 @@ from functools import lru_cache
 
 from polyreward.verifiers.agent_steps import writer_steps
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
-from polyreward.verifiers.asked_part import asked_part
+from polyreward.verifiers.asked_part import answers_another_part, asked_part
 from polyreward.verifiers.grading_roles import GRADING_ROLE
 from polyreward.verifiers.sections import without_asides
 
@@ -98,6 +98,10 @@ _HEADING = (r"[ \t]*(?:#{1,4}[ \t]*(?:Question|Problem|Exercise)[ \t]+\d{1,3}[ \
             r"|(?:\*\*|\\textbf\{)(?:Question|Problem|Exercise)[ \t]+\d{1,3}(?:\.\d{1,3})*[ \t]*[.:]?[ \t]*(?:\*\*|\})[ \t]*:?"
             r"|(?:Question|Problem|Exercise)[ \t]+\d{1,3}(?:\.\d{1,3})*[ \t]*[.:](?=[ \t\n])))")
 _NEW_QUESTION = re.compile(r"^" + _HEADING, re.MULTILINE)
+# a heading's line that opens on an option letter and a separator ("**Question 2:** A — oral amoxicillin for 10 days",
+# "Q1: (C) Streptococcus pyogenes"): the letter answers the question numbered, as in "Question 8: A" (holdout119); "A
+# patient presents ..." is the article
+_LETTER_ENTRY = re.compile(r"[ \t]*(?:\*\*|__)?[ \t]*(?:\([A-E]\)|\[[A-E]\]|[A-E](?=[ \t]*(?:[—–:(,]|-[ \t]|\.(?:[ \t]|$)|\*\*|__|$)))")
 # a made-up user turn on a line of its own after the writer's words, up to the writer's next header ("Assistant:")
 _MADE_UP_USER_TURN = re.compile(r"(?<=\S)(\s*\n)[ \t]*(?:\*\*)?(?:Human|User)[ \t]*(?:\*\*)?[ \t]*:[^\n]*(?:\n(?![ \t]*(?:\*\*)?(?:Assistant|AI|Model)[ \t]*(?:\*\*)?[ \t]*:)[^\n]*)*")
 # the text before it has stated an answer: an answer word, a box, GSM8K's "####", a number or a letter that closes a
@@ -247,8 +251,8 @@ def _question_end(text: str, start: int, end: int) -> int:
         for heading in _NEW_QUESTION.finditer(text, start, end):
             line_end = text.find("\n", heading.end())
             rest_of_line = text[heading.end():line_end if line_end >= 0 else len(text)]
-            if 0 < len(rest_of_line.split()) < 3:
-                continue  # "Question 8: A", "Q2: D": an entry of an answer list, no question
+            if 0 < len(rest_of_line.split()) < 3 or _LETTER_ENTRY.match(rest_of_line):
+                continue  # "Question 8: A", "Q2: D", "Question 2: A — oral amoxicillin": an entry of an answer list, no question
             if _ANSWER_STATED.search(text, start, heading.start()) is not None:
                 return heading.start()
     return end
@@ -782,7 +786,8 @@ def answer_for_the_question(prompt: str, completion: str, read: Callable[[str], 
     whether two of its parts answer it differently (``read``: a part's answer as a comparable key, or None when the
     part gives none) or it ends in a loop that flips between two answers (:func:`flips_in_loop`). The completion
     whole when it asks no question of its own; the text under the asked part's label where it answers every labelled
-    part the prompt lists, one to a line (:func:`.asked_part.asked_part`)."""
+    part the prompt lists, one to a line (:func:`.asked_part.asked_part`); nothing where it closes on another part's
+    label, the asked one never labelled (:func:`.asked_part.answers_another_part`)."""
     completion = without_echoed_prompt_tail(prompt, completion)
     parts = for_the_question(prompt, completion)
     if parts is None:
@@ -791,6 +796,8 @@ def answer_for_the_question(prompt: str, completion: str, read: Callable[[str], 
             completion = completion[:item]
         elif (part := asked_part(prompt, completion)) is not None:  # "(a) ... = $12 / (b) ... = 9 pens" for part (b) (asked_part.py)
             completion = part
+        elif answers_another_part(prompt, completion):  # "Question 1: B" closing, Question 2 asked (asked_part.py)
+            completion = ""
         return completion, flips_in_loop(completion, read)
     return parts[-1], len({found for found in map(read, parts) if found is not None}) > 1 or flips_in_loop(parts[-1], read)
 
