@@ -46,10 +46,14 @@ MAX_DEPTH = 12
 
 # the text and font wrappers: what they wrap is read as itself (a letter in \\mathbf{B} is the letter B; choice.py too)
 FONT_WRAPPERS = (r"(?:text|textrm|textnormal|textbf|textit|textsf|texttt|textup|mathrm|mathbf|mathit|mathsf|mathtt|mathnormal"
-                 r"|boldsymbol|bm|mbox|hbox|operatorname)")
+                 r"|boldsymbol|bm|mbox|hbox|operatorname|underline|uline|emph)")
 _WRAPPER = re.compile(r"\\" + FONT_WRAPPERS + r"\s*\{")
+# a type size at or above normal ("\\large 180", "\\Large\\textbf{C}"): how big the value is printed (small print is
+# another matter: reading.py sets "\\tiny" text aside; choice.py too)
+_LARGER_SIZES = r"normalsize|large|Large|LARGE|huge|Huge"
+LARGER_TYPE = re.compile(r"\\(?:" + _LARGER_SIZES + r")(?![A-Za-z])")
 _STYLE = re.compile(
-    r"\\(?:displaystyle|textstyle|scriptstyle|scriptscriptstyle|left|right|[Bb]igg?[lr]?|middle)(?![A-Za-z])"
+    r"\\(?:displaystyle|textstyle|scriptstyle|scriptscriptstyle|left|right|[Bb]igg?[lr]?|middle|" + _LARGER_SIZES + r")(?![A-Za-z])"
 )
 _SPACING = re.compile(r"(?<!\\)\\[,;:! ]|\\q?quad(?![A-Za-z])|~")
 # a degree mark, with the temperature scale after it ("-7^\\circ C", "-7^\\circ\\mathrm{C}", "451\\degree F"; holdout24)
