@@ -8,7 +8,8 @@ see or would read the same way:
    removed (zero-width space / joiner, bidi marks, soft hyphen, word joiner: ``o\\u200br`` is ``or``; words under a
    right-to-left override are read as written and then, on a line of their own, as shown: ``\\u202eton`` is
    ``ton`` and ``not``; for an answer reader a run with a value or markup is shown with them masked), HTML entities in prose are their
-   characters (``&minus;5`` is ``-5``; not ``&lt;`` and the other markup marks), look-alike
+   characters (``&minus;5`` is ``-5``; not ``&lt;`` and the other markup marks), an HTML superscript of digits glued to
+   a word or opening a note's line the superscript it shows (``**363**<sup>1</sup>`` is ``**363**¹``), look-alike
    letters mapped to Latin inside Latin words and in words made only of look-alikes (Cyrillic ``о`` in ``оr``,
    Greek ``ο`` in ``nοt``), leetspeak in the few words that decide commitment (``0r``, ``n0t``), a negative contraction without its apostrophe (``didnt`` is ``didn't``), every minus-like dash before a digit is ``-`` (``−76`` is ``-76``), decimal digits of
    other scripts are ASCII (``٤٢`` is ``42``), the ideographic full stop and comma are ``.`` and ``,`` and a Latin
@@ -54,7 +55,7 @@ from polyreward.verifiers.records import ANSWER_TOOL_NAME, RECORD_FENCE_INFO, su
 from polyreward.verifiers.regex_prefilter import prefiltered
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.turns import answer_part
-from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES, rendered_entities
+from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES, rendered_entities, rendered_superscripts
 
 # an answer reader reads only the last MAX_TAIL_CHARS characters of a view, so a 1 MB completion costs what a short one does
 MAX_TAIL_CHARS = 6000
@@ -202,6 +203,8 @@ def normalise(text: str, collapse_space: bool = True, answer_reading: bool = Fal
     with a value or markup in its shown order too, masked, where its words may take an answer away."""
     if collapse_space and "&" in text:  # prose: an HTML entity is the character it shows (code keeps its text)
         text = rendered_entities(text)
+    if collapse_space and "<" in text:  # prose: an HTML superscript of digits is the superscript it shows
+        text = rendered_superscripts(text)
     if not text.isascii():
         if "\u202e" in text:
             text = _RIGHT_TO_LEFT_RUN.sub(lambda run: _shown_order(run, answer_reading), text)
