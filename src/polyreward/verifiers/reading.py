@@ -452,6 +452,11 @@ _LABEL_IN_TEXT = re.compile(r"(?:(?P<open>\$+)\s*)?\\(?:text|textbf|textit|textr
 _LABEL_IN_TEXT = prefiltered(_LABEL_IN_TEXT, remember=True)
 
 
+# a text-mode argument that only re-enters math ("$\\colorbox{yellow}{$25\\pi$}$", "$\\text{$x = 5$}$", "\\fbox{$3$}"):
+# it shows that math, and its inner dollars would pair with the outer ones (holdout120); read without them
+_MATH_IN_TEXT_ARGUMENT = re.compile(r"(\\[A-Za-z]+(?:\{[^{}$\n]{0,20}\}){0,2}[^\S\n]*)\{[^\S\n]*\$([^$\n]{1,200}?)\$[^\S\n]*\}")
+
+
 def _label_out_of_math(found: re.Match) -> str:
     """The label before the math, the value after it in the math: "$\\text{Answer: } 6$" -> "Answer: $ 6$",
     "$\\text{Answer: E}$" -> "Answer: E"."""
@@ -522,6 +527,8 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
         uncommented = closed_final_box(uncommented)  # "The answer is \\boxed{\\frac{1}{2}" cut off at the end (broken_markup.py)
         uncommented = shown_markdown(tabular_as_markdown(uncommented))  # a LaTeX tabular is a markdown table (holdout59), read as rendered
         uncommented = template_fields(uncommented)  # "Answer: 102 | Correct?: Yes | Check: ..." read as its fields (holdout112)
+        if "{$" in uncommented:
+            uncommented = _MATH_IN_TEXT_ARGUMENT.sub(r"\1{\2}", uncommented)
         if "\\" in uncommented and _LABEL_IN_TEXT.search(uncommented):
             uncommented = _LABEL_IN_TEXT.sub(_label_out_of_math, uncommented)
     if not uncommented.isascii() and SUPERSCRIPT_NOTE.search(uncommented) is not None:
