@@ -19,7 +19,8 @@ see or would read the same way:
    one of those few words spelled out letter by letter (``w r o n g``) is the word.
 2. :func:`.hidden_text.without_comments` -- what no reader sees at all, or sees struck out (comments, hidden
    elements, LaTeX that renders nothing, the markup of links and images, struck-through text, everything after
-   the end of the writer's turn): :mod:`.hidden_text`.
+   the end of the writer's turn): :mod:`.hidden_text`; then the writer's own LaTeX macros (``\\def\\ans{45}``,
+   ``\\renewcommand{\\boxed}[1]{\\fbox{21}}``) expanded where they are used, as they render: :mod:`.latex_macros`.
 3. :func:`visible_text` -- what a reader does not take as the writer's answer: fenced code blocks (unless the
    task is code), markdown block quotes (``> ...``; one under an answer heading is shown: :mod:`.markdown_blocks`), spoilers
    (``>!..!<``), collapsed ``<details>`` (its ``<summary>`` shown) and small print (``\\tiny``, ``\\scriptsize``,
@@ -49,6 +50,7 @@ from polyreward.verifiers.footnotes import (SUPERSCRIPT_NOTE, inline_footnotes, 
 from polyreward.verifiers.math_normalize import ANGLE_BRACKETS, _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS, subscript_bases
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
+from polyreward.verifiers.latex_macros import expanded_macros
 from polyreward.verifiers.latex_tables import tabular_as_markdown
 from polyreward.verifiers.markdown_blocks import ANSWER_HEADING_WORDS, shown_markdown
 from polyreward.verifiers.records import ANSWER_TOOL_NAME, RECORD_FENCE_INFO, submitted_calls
@@ -402,19 +404,25 @@ def visible_text(text: str, code: bool = False) -> str:
 
 
 def uncommented_text(text: str, collapse_space: bool = True, answer_reading: bool = False) -> str:
-    """``without_comments(normalise(text, collapse_space, answer_reading))``, steps 1-2 of a reading: the answer
+    """``without_comments(normalise(text, collapse_space, answer_reading))`` with the writer's LaTeX macros expanded in
+    prose (:mod:`.latex_macros`), steps 1-2 of a reading: the answer
     views and the visible text (read again by the structure and verdict readings of the same completion) both start
     from it. ``answer_reading`` changes :func:`normalise` only where its text holds a right-to-left override (U+202E,
     written as itself or as an HTML entity, which normalise renders first: the runs it reverses are read in their shown
     order too), so for every other text both readings are one and share their memory (speed only)."""
     if answer_reading and ("\u202e" in text or "&" in text):
-        return without_comments(normalise(text, collapse_space=collapse_space, answer_reading=True))
+        return _rendered_macros(without_comments(normalise(text, collapse_space=collapse_space, answer_reading=True)), collapse_space)
     return _uncommented(text, collapse_space)
 
 
 @memoized_text(max_chars=1 << 20, maxsize=8)  # (speed: answer_views and visible_text read each completion alike)
 def _uncommented(text: str, collapse_space: bool) -> str:
-    return without_comments(normalise(text, collapse_space=collapse_space))
+    return _rendered_macros(without_comments(normalise(text, collapse_space=collapse_space)), collapse_space)
+
+
+def _rendered_macros(text: str, prose: bool) -> str:
+    """Prose with the writer's own LaTeX macros expanded where they are used (:mod:`.latex_macros`); code as written."""
+    return expanded_macros(text) if prose else text
 
 
 def _visible_part(text: str, code: bool) -> str:
