@@ -206,7 +206,8 @@ COLOUR_COMMAND = re.compile(r"\\(?:color|textcolor|colorbox)" + _COLOUR_NAME + r
 
 def uncoloured(text: str) -> str:
     """``text`` without its colour commands, which change how a value looks, never what it is (white text is hidden
-    before this, by :mod:`.hidden_text`): ``\\boxed{\\textcolor{green}{C}}`` shows the letter ``{C}``."""
+    before this, by :mod:`.hidden_text`): ``\\boxed{\\textcolor{green}{C}}`` shows the letter ``{C}``, and a highlight
+    or a frame in colour (``\\colorbox{yellow}{..}``, ``\\fcolorbox{red}{white}{..}``: holdout120) is a colour command too."""
     return COLOUR_COMMAND.sub("", text)
 
 _TEXT_ONLY = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{([A-Za-z \-]{1,80})\}")

@@ -9,13 +9,15 @@ refuse the answer, and none may hide the value from the exact numeric comparison
 them, and only them:
 
 * **text and font wrappers** (``\\text``, ``\\textbf``, ``\\textit``, ``\\textrm``, ``\\textnormal``, ``\\mathrm``,
-  ``\\mathbf``, ``\\mathit``, ``\\mathsf``, ``\\boldsymbol``, ``\\bm``, ``\\mbox``, ``\\operatorname``): a wrapper around
+  ``\\mathbf``, ``\\mathit``, ``\\mathsf``, ``\\boldsymbol``, ``\\bm``, ``\\mbox``, ``\\operatorname``, and the emphasis
+  ``\\underline``, ``\\uline``, ``\\emph``: holdout120): a wrapper around
   math (digits, signs, brackets: ``\\text{42}``, ``\\text{(7+4i)}``) is read as that math; around a unit right after
   a value (``12\\text{ cm}^2``, ``5 \\mathrm{m/s}``, ``3\\text{ dollars}``) it is dropped with the unit's power; around
   other words (``\\text{ or }``, ``\\text{squared}``, ``\\text{five}``) the words stay, as words -- a word that changes
   the value or names an alternative is not formatting;
 * **grouping braces** (``{42}``, a value alone in parentheses ``(3)``; a tuple ``(1, 2)`` stays);
-* **style and sizing** (``\\displaystyle``, ``\\textstyle``, ``\\left``/``\\right``, ``\\big``...) and **spacing**
+* **style and sizing** (``\\displaystyle``, ``\\textstyle``, ``\\left``/``\\right``, ``\\big``..., a type size at or
+  above normal: ``\\large 180``, ``\\Large``, ``\\huge``; holdout120) and **spacing**
   (``\\,`` ``\\;`` ``\\:`` ``\\!`` ``\\ `` ``~`` ``\\quad``): dropped, spacing read as one space;
 * **degree marks** (``^\\circ``, ``^{\\circ}``, ``\\degree``; ``°`` is ``^\\circ`` after
   :func:`~polyreward.verifiers.math_normalize.normalize_unicode`): a unit, dropped;
