@@ -31,7 +31,7 @@ from polyreward.rubrics.rule_functions import asks_question, first_sentence_cont
 from polyreward.rubrics.schema import parse_rubric
 from polyreward.schema import completion_text
 from polyreward.verifiers import answer_extraction, boxes, choice, options, label_amendments, label_sets, math_canonical, math_normalize, polynomial, radiology_kg, tags
-from polyreward.verifiers import math_answers
+from polyreward.verifiers import latex_macros, math_answers, text_forms
 from polyreward.verifiers import tool_calls as tool_call_parsing
 from polyreward.verifiers.forecast_intervals import without_stated_spread
 
@@ -101,6 +101,10 @@ SHAPES = {
     "negated_takes": _repeat("Don't count C. Do not pick (B) yet. "),  # option_letters.withdrawn_in_clause (holdout97)
     # turns._LETTER_ENTRY, option_checks' remark of another quantity, asked_part, sections' added question (holdout119)
     "parts_and_follow_ups": _repeat("Question 2: A — B (the pOH would be 12)\n(a) 1\nFollow-up (why?): C\n\n"),
+    "macro_definitions_and_uses": _repeat("\\def\\a#1{\\b{#1}}\\a{"),  # latex_macros (holdout120)
+    "unclosed_macro_definitions": _repeat("\\renewcommand{\\boxed}[1]{"),
+    "html_superscripts": _repeat("x<sup>1</sup>\n<sup>2</sup> "),  # text_forms.rendered_superscripts (holdout120)
+    "math_in_text_arguments": _repeat("\\colorbox{y}{$1"),  # reading._MATH_IN_TEXT_ARGUMENT (holdout120)
 }
 
 OPTIONS = {"A": "aspirin", "B": "rest at home", "C": "call 911"}
@@ -128,6 +132,8 @@ PARSERS = {
     "answer_extraction.extract_answer": answer_extraction.extract_answer,
     "boxes.find_boxes": boxes.find_boxes,
     "math_normalize.normalize_answer": math_normalize.normalize_answer,
+    "latex_macros.expanded_macros": latex_macros.expanded_macros,
+    "text_forms.rendered_superscripts": text_forms.rendered_superscripts,
     "math_normalize.parse_numeral": math_normalize.parse_numeral,
     "math_normalize.size_problem": math_normalize.size_problem,
     "math_answers.prepare_prediction": math_answers.prepare_prediction,

@@ -330,6 +330,11 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     # holdout117 (near misses and the verifier's equivalence, written blind), left open by the same design: a power
     #   left unevaluated where the gold is a number ("\boxed{2^{-1}}" for 1/2, as "\boxed{2^6}" for 64)
     ("holdout117", "x117_m_g_negative_power_half", "Subtracting exponents, $\\dfrac{2^5}{2^6}"),
+    # holdout120 (typography and rendering, written blind), left open: not the markup (``\underline{\textbf{B}}`` reads B)
+    #   but the sentence before the answer, which names every quantum number by its symbol alone ("$l$ sets the shape
+    #   ..., $m_s$ the spin"): only "spin" names an option's text (D), so the bare answer after it reads as concluding
+    #   from D (option_checks._concludes_from_another_option); a one-letter symbol is no option mention by design
+    ("holdout120", "x120_ch_g_underline_textbf_letter", "$n$ sets the energy level and size, $l$ "),
 }
 
 

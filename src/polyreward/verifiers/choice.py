@@ -64,8 +64,8 @@ from polyreward.verifiers.math_forms import prompt_options
 from polyreward.verifiers.option_checks import (against_the_options, cognate_mentions, letter_with_its_text, option_mentions, record_names_another,
                                                without_own_negative_texts)
 from polyreward.verifiers.answer_forms import JSON_WITHDRAWN, RECORD_ANSWER_LINE as _RECORD_ANSWER, PLAIN_FLAG_UNSET, form_withholds, second_answers
-from polyreward.verifiers.math_notation import FONT_WRAPPERS
-from polyreward.verifiers.math_normalize import uncoloured
+from polyreward.verifiers.math_notation import FONT_WRAPPERS, LARGER_TYPE
+from polyreward.verifiers.math_normalize import COLOUR_COMMAND, uncoloured
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.span_corrections import corrected_answer_line, corrected_value
@@ -91,6 +91,25 @@ _CONJUNCTIONS = {"because", "since", "as", "which", "is", "and", "or", "but", "s
 
 
 _TEXT_WRAPPED = re.compile(r"\\" + FONT_WRAPPERS + r"\s*\{([^{}]{0,20})\}")  # "\\mathbf{B}" is B (holdout50)
+_SHORT_WRAPPED = re.compile(r"\\" + FONT_WRAPPERS + r"\s*\{([^{}]*)\}")
+_COLOURED_LETTER = re.compile(r"(?:" + COLOUR_COMMAND.pattern + r")[^\S\n]*\{[^\S\n]*([A-Z])[^\S\n]*\}")  # "\\textcolor{red}{C}"
+
+
+def _font_unwrapped(text: str, wrapped: re.Pattern = _TEXT_WRAPPED) -> str:
+    """``text`` with its colour commands and larger type sizes dropped and its font wrappers read as what they wrap,
+    nested ones innermost first: ``\\underline{\\textbf{B}}``, ``\\Large\\textbf{C}`` and
+    ``\\colorbox{yellow}{\\textbf{C}}`` show the letters B, C and C (holdout120)."""
+    if "\\" not in text:
+        return text
+    text = LARGER_TYPE.sub("", text)
+    for _ in range(3):
+        unwrapped = _COLOURED_LETTER.sub(r"\1", wrapped.sub(r"\1", text))
+        if unwrapped == text:
+            break
+        text = unwrapped
+    return uncoloured(text)
+
+
 # math that opens with a bracketed letter or is one capital letter, between any of LaTeX's math delimiters: "$\textbf{(C)
 # } 7$", "$\textbf{B}$", a display "\[\textbf{(A)}\]" or "\(B\)" (holdout82): the delimiters only set the letter in math
 _MATH_LETTER = r"\s*(\([A-Za-z]\)[^$\n]{0,20}?|[A-Z])\s*"
@@ -307,7 +326,7 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
 
 def _letter_from_short(text: str, letters: str, options: Mapping[str, str]) -> str | None:
     """A short answer span: "C", "(C)", "C. text", "\\text{C}", or exactly an option's text."""
-    cleaned = re.sub(r"\\" + FONT_WRAPPERS + r"\s*\{([^{}]*)\}", r"\1", uncoloured(text)).strip().strip("*$ .").strip()
+    cleaned = _font_unwrapped(text, _SHORT_WRAPPED).strip().strip("*$ .").strip()
     cleaned = re.sub(r"\A\{([^{}]*)\}\Z", r"\1", cleaned).strip()  # "\\textcolor{green}{C}" leaves the group "{C}" (holdout115)
     match = re.match(r"^(?i:option|choice)?\s*[(\[]?([A-Za-z])[)\]]?(?:[.):\s]|$)", cleaned)
     if match and match.group(1).upper() in letters and (len(cleaned) <= 3 or cleaned[1:2] in ".):" or re.match(r"(?i:option|choice)", cleaned)):
@@ -548,7 +567,7 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
             if hedged(text, boxes[-1][0], boxes[-1][1]):
                 return None, SEVERAL
             return (None, "") if qualified(text, boxes[-1][0], boxes[-1][1]) else (letter, "boxed")
-    text = _TEXT_WRAPPED.sub(r"\1", text)  # "The answer is \text{(C)}"
+    text = _font_unwrapped(text)  # "The answer is \text{(C)}"
     if "$" in text or "\\(" in text or "\\[" in text:
         text = _INLINE_LETTER.sub(lambda math: next(part for part in math.groups() if part is not None), text)  # "$\textbf{(C) } 7$", "$(C)$": AMC's letter set in math (holdout42)
     if "[" in text or not text.isascii():

@@ -200,13 +200,15 @@ def _strip_edge_spacing(text: str) -> str:
                 end, changed = end - len(command), True
                 break
     return text[:end]
-_COLOR = re.compile(r"\\color\s*\{[A-Za-z!\d]{0,20}\}|\\textcolor\s*\{[A-Za-z!\d]{0,20}\}")
+_COLOUR_NAME = r"\s*(?:\[[A-Za-z]{1,10}\])?\s*\{[A-Za-z!\d]{0,20}\}"  # "{red}", "[HTML]{FFFF00}"
+COLOUR_COMMAND = re.compile(r"\\(?:color|textcolor|colorbox)" + _COLOUR_NAME + r"|\\fcolorbox" + _COLOUR_NAME + _COLOUR_NAME)
 
 
 def uncoloured(text: str) -> str:
     """``text`` without its colour commands, which change how a value looks, never what it is (white text is hidden
-    before this, by :mod:`.hidden_text`): ``\\boxed{\\textcolor{green}{C}}`` shows the letter ``{C}``."""
-    return _COLOR.sub("", text)
+    before this, by :mod:`.hidden_text`): ``\\boxed{\\textcolor{green}{C}}`` shows the letter ``{C}``, and a highlight
+    or a frame in colour (``\\colorbox{yellow}{..}``, ``\\fcolorbox{red}{white}{..}``: holdout120) is a colour command too."""
+    return COLOUR_COMMAND.sub("", text)
 
 _TEXT_ONLY = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{([A-Za-z \-]{1,80})\}")
 _TIMES_X = re.compile(r"(?<=\d) +x +(?=\d)")
@@ -487,7 +489,7 @@ def normalize_answer(text: str) -> str:
     text = _TEXT_LABEL.sub("", text)  # "\text{Simplified: } \tfrac{3}{4}": a label inside the math heads the value (holdout18)
     text = drop_thousands_separators(text)
     text = _UPRIGHT_LETTER.sub(r"\1", text)
-    text = _COLOR.sub("", text).strip()  # "\color{red}5", "\textcolor{red}{5}"
+    text = COLOUR_COMMAND.sub("", text).strip()  # "\color{red}5", "\textcolor{red}{5}"
     text = _VALUE_TEXT.sub(r" \1", text)  # "5\text{ dozen}": no unit to drop (Math-Verify drops \text units)
     if (wrapped := _TEXT_ONLY.fullmatch(text)) and number_from_words(wrapped.group(1)) is not None:
         text = wrapped.group(1).strip()  # "\text{five}"

@@ -9,13 +9,15 @@ refuse the answer, and none may hide the value from the exact numeric comparison
 them, and only them:
 
 * **text and font wrappers** (``\\text``, ``\\textbf``, ``\\textit``, ``\\textrm``, ``\\textnormal``, ``\\mathrm``,
-  ``\\mathbf``, ``\\mathit``, ``\\mathsf``, ``\\boldsymbol``, ``\\bm``, ``\\mbox``, ``\\operatorname``): a wrapper around
+  ``\\mathbf``, ``\\mathit``, ``\\mathsf``, ``\\boldsymbol``, ``\\bm``, ``\\mbox``, ``\\operatorname``, and the emphasis
+  ``\\underline``, ``\\uline``, ``\\emph``: holdout120): a wrapper around
   math (digits, signs, brackets: ``\\text{42}``, ``\\text{(7+4i)}``) is read as that math; around a unit right after
   a value (``12\\text{ cm}^2``, ``5 \\mathrm{m/s}``, ``3\\text{ dollars}``) it is dropped with the unit's power; around
   other words (``\\text{ or }``, ``\\text{squared}``, ``\\text{five}``) the words stay, as words -- a word that changes
   the value or names an alternative is not formatting;
 * **grouping braces** (``{42}``, a value alone in parentheses ``(3)``; a tuple ``(1, 2)`` stays);
-* **style and sizing** (``\\displaystyle``, ``\\textstyle``, ``\\left``/``\\right``, ``\\big``...) and **spacing**
+* **style and sizing** (``\\displaystyle``, ``\\textstyle``, ``\\left``/``\\right``, ``\\big``..., a type size at or
+  above normal: ``\\large 180``, ``\\Large``, ``\\huge``; holdout120) and **spacing**
   (``\\,`` ``\\;`` ``\\:`` ``\\!`` ``\\ `` ``~`` ``\\quad``): dropped, spacing read as one space;
 * **degree marks** (``^\\circ``, ``^{\\circ}``, ``\\degree``; ``°`` is ``^\\circ`` after
   :func:`~polyreward.verifiers.math_normalize.normalize_unicode`): a unit, dropped;
@@ -46,10 +48,14 @@ MAX_DEPTH = 12
 
 # the text and font wrappers: what they wrap is read as itself (a letter in \\mathbf{B} is the letter B; choice.py too)
 FONT_WRAPPERS = (r"(?:text|textrm|textnormal|textbf|textit|textsf|texttt|textup|mathrm|mathbf|mathit|mathsf|mathtt|mathnormal"
-                 r"|boldsymbol|bm|mbox|hbox|operatorname)")
+                 r"|boldsymbol|bm|mbox|hbox|operatorname|underline|uline|emph)")
 _WRAPPER = re.compile(r"\\" + FONT_WRAPPERS + r"\s*\{")
+# a type size at or above normal ("\\large 180", "\\Large\\textbf{C}"): how big the value is printed (small print is
+# another matter: reading.py sets "\\tiny" text aside; choice.py too)
+_LARGER_SIZES = r"normalsize|large|Large|LARGE|huge|Huge"
+LARGER_TYPE = re.compile(r"\\(?:" + _LARGER_SIZES + r")(?![A-Za-z])")
 _STYLE = re.compile(
-    r"\\(?:displaystyle|textstyle|scriptstyle|scriptscriptstyle|left|right|[Bb]igg?[lr]?|middle)(?![A-Za-z])"
+    r"\\(?:displaystyle|textstyle|scriptstyle|scriptscriptstyle|left|right|[Bb]igg?[lr]?|middle|" + _LARGER_SIZES + r")(?![A-Za-z])"
 )
 _SPACING = re.compile(r"(?<!\\)\\[,;:! ]|\\q?quad(?![A-Za-z])|~")
 # a degree mark, with the temperature scale after it ("-7^\\circ C", "-7^\\circ\\mathrm{C}", "451\\degree F"; holdout24)

@@ -8,7 +8,8 @@ see or would read the same way:
    removed (zero-width space / joiner, bidi marks, soft hyphen, word joiner: ``o\\u200br`` is ``or``; words under a
    right-to-left override are read as written and then, on a line of their own, as shown: ``\\u202eton`` is
    ``ton`` and ``not``; for an answer reader a run with a value or markup is shown with them masked), HTML entities in prose are their
-   characters (``&minus;5`` is ``-5``; not ``&lt;`` and the other markup marks), look-alike
+   characters (``&minus;5`` is ``-5``; not ``&lt;`` and the other markup marks), an HTML superscript of digits glued to
+   a word or opening a note's line the superscript it shows (``**363**<sup>1</sup>`` is ``**363**¹``), look-alike
    letters mapped to Latin inside Latin words and in words made only of look-alikes (Cyrillic ``о`` in ``оr``,
    Greek ``ο`` in ``nοt``), leetspeak in the few words that decide commitment (``0r``, ``n0t``), a negative contraction without its apostrophe (``didnt`` is ``didn't``), every minus-like dash before a digit is ``-`` (``−76`` is ``-76``), decimal digits of
    other scripts are ASCII (``٤٢`` is ``42``), the ideographic full stop and comma are ``.`` and ``,`` and a Latin
@@ -18,7 +19,8 @@ see or would read the same way:
    one of those few words spelled out letter by letter (``w r o n g``) is the word.
 2. :func:`.hidden_text.without_comments` -- what no reader sees at all, or sees struck out (comments, hidden
    elements, LaTeX that renders nothing, the markup of links and images, struck-through text, everything after
-   the end of the writer's turn): :mod:`.hidden_text`.
+   the end of the writer's turn): :mod:`.hidden_text`; then the writer's own LaTeX macros (``\\def\\ans{45}``,
+   ``\\renewcommand{\\boxed}[1]{\\fbox{21}}``) expanded where they are used, as they render: :mod:`.latex_macros`.
 3. :func:`visible_text` -- what a reader does not take as the writer's answer: fenced code blocks (unless the
    task is code), markdown block quotes (``> ...``; one under an answer heading is shown: :mod:`.markdown_blocks`), spoilers
    (``>!..!<``), collapsed ``<details>`` (its ``<summary>`` shown) and small print (``\\tiny``, ``\\scriptsize``,
@@ -48,13 +50,14 @@ from polyreward.verifiers.footnotes import (SUPERSCRIPT_NOTE, inline_footnotes, 
 from polyreward.verifiers.math_normalize import ANGLE_BRACKETS, _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS, subscript_bases
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
+from polyreward.verifiers.latex_macros import expanded_macros
 from polyreward.verifiers.latex_tables import tabular_as_markdown
 from polyreward.verifiers.markdown_blocks import ANSWER_HEADING_WORDS, shown_markdown
 from polyreward.verifiers.records import ANSWER_TOOL_NAME, RECORD_FENCE_INFO, submitted_calls
 from polyreward.verifiers.regex_prefilter import prefiltered
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.turns import answer_part
-from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES, rendered_entities
+from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES, rendered_entities, rendered_superscripts
 
 # an answer reader reads only the last MAX_TAIL_CHARS characters of a view, so a 1 MB completion costs what a short one does
 MAX_TAIL_CHARS = 6000
@@ -202,6 +205,8 @@ def normalise(text: str, collapse_space: bool = True, answer_reading: bool = Fal
     with a value or markup in its shown order too, masked, where its words may take an answer away."""
     if collapse_space and "&" in text:  # prose: an HTML entity is the character it shows (code keeps its text)
         text = rendered_entities(text)
+    if collapse_space and "<" in text:  # prose: an HTML superscript of digits is the superscript it shows
+        text = rendered_superscripts(text)
     if not text.isascii():
         if "\u202e" in text:
             text = _RIGHT_TO_LEFT_RUN.sub(lambda run: _shown_order(run, answer_reading), text)
@@ -399,19 +404,25 @@ def visible_text(text: str, code: bool = False) -> str:
 
 
 def uncommented_text(text: str, collapse_space: bool = True, answer_reading: bool = False) -> str:
-    """``without_comments(normalise(text, collapse_space, answer_reading))``, steps 1-2 of a reading: the answer
+    """``without_comments(normalise(text, collapse_space, answer_reading))`` with the writer's LaTeX macros expanded in
+    prose (:mod:`.latex_macros`), steps 1-2 of a reading: the answer
     views and the visible text (read again by the structure and verdict readings of the same completion) both start
     from it. ``answer_reading`` changes :func:`normalise` only where its text holds a right-to-left override (U+202E,
     written as itself or as an HTML entity, which normalise renders first: the runs it reverses are read in their shown
     order too), so for every other text both readings are one and share their memory (speed only)."""
     if answer_reading and ("\u202e" in text or "&" in text):
-        return without_comments(normalise(text, collapse_space=collapse_space, answer_reading=True))
+        return _rendered_macros(without_comments(normalise(text, collapse_space=collapse_space, answer_reading=True)), collapse_space)
     return _uncommented(text, collapse_space)
 
 
 @memoized_text(max_chars=1 << 20, maxsize=8)  # (speed: answer_views and visible_text read each completion alike)
 def _uncommented(text: str, collapse_space: bool) -> str:
-    return without_comments(normalise(text, collapse_space=collapse_space))
+    return _rendered_macros(without_comments(normalise(text, collapse_space=collapse_space)), collapse_space)
+
+
+def _rendered_macros(text: str, prose: bool) -> str:
+    """Prose with the writer's own LaTeX macros expanded where they are used (:mod:`.latex_macros`); code as written."""
+    return expanded_macros(text) if prose else text
 
 
 def _visible_part(text: str, code: bool) -> str:
@@ -447,6 +458,11 @@ _LABEL_IN_TEXT = re.compile(r"(?:(?P<open>\$+)\s*)?\\(?:text|textbf|textit|textr
                             r"(?P<close>\s*\$+)?", re.IGNORECASE)
 # speed only (issue #35, stop 61): searched where the text holds one of the pattern's sets of words (same results)
 _LABEL_IN_TEXT = prefiltered(_LABEL_IN_TEXT, remember=True)
+
+
+# a text-mode argument that only re-enters math ("$\\colorbox{yellow}{$25\\pi$}$", "$\\text{$x = 5$}$", "\\fbox{$3$}"):
+# it shows that math, and its inner dollars would pair with the outer ones (holdout120); read without them
+_MATH_IN_TEXT_ARGUMENT = re.compile(r"(\\[A-Za-z]+(?:\{[^{}$\n]{0,20}\}){0,2}[^\S\n]*)\{[^\S\n]*\$([^$\n]{1,200}?)\$[^\S\n]*\}")
 
 
 def _label_out_of_math(found: re.Match) -> str:
@@ -519,6 +535,8 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
         uncommented = closed_final_box(uncommented)  # "The answer is \\boxed{\\frac{1}{2}" cut off at the end (broken_markup.py)
         uncommented = shown_markdown(tabular_as_markdown(uncommented))  # a LaTeX tabular is a markdown table (holdout59), read as rendered
         uncommented = template_fields(uncommented)  # "Answer: 102 | Correct?: Yes | Check: ..." read as its fields (holdout112)
+        if "{$" in uncommented:
+            uncommented = _MATH_IN_TEXT_ARGUMENT.sub(r"\1{\2}", uncommented)
         if "\\" in uncommented and _LABEL_IN_TEXT.search(uncommented):
             uncommented = _LABEL_IN_TEXT.sub(_label_out_of_math, uncommented)
     if not uncommented.isascii() and SUPERSCRIPT_NOTE.search(uncommented) is not None:
