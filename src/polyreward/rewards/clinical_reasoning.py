@@ -469,7 +469,10 @@ _ASIDE = re.compile(r"\s*\([^()]*\)\s*")
 _ARROW = re.compile(r"(?:→|⇒|=>|->|=)\s*")
 # (red team holdout_r44: or after a labelled bare letter, "Working answer: D. With no cough ..., the picture is viral: B.")
 # (red team holdout_r52: or after a number with one decimal, "... = 31.0. A (24.1) and B (27.8) are too low; C matches.")
-_CLOSING_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)\]\"”'’]{2}[.!?])\s+|(?<=\d\.\d[.!?])\s+|(?<=:\s[A-Z]\.)\s+(?=[A-Z][a-z])|\n+")
+# (red team holdout_r53: or after a letter closing its clause, "... transvaginal ultrasound, A. B, D and E do not fit.",
+# "... within 72 hours: C. HIDA, CT and ERCP are not needed.")
+_CLOSING_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)\]\"”'’]{2}[.!?])\s+|(?<=\d\.\d[.!?])\s+|(?<=:\s[A-Z]\.)\s+(?=[A-Z][a-z])|"
+                               r"(?<=[a-z][,:]\s[A-Z]\.)\s+(?=[A-Z])|\n+")
 _ALTERNATIVE = re.compile(r"\b(?:or|versus|vs|either)\b|/", re.IGNORECASE)  # "So nephrogenic or central DI."
 _NEGATION = re.compile(r"\b(?:not|no|never|unlikely|excluded|ruled\s+out|rather\s+than|instead\s+of)\b|n't\b", re.IGNORECASE)
 
@@ -496,6 +499,39 @@ _RIDER = re.compile(r",|[ \t][\u2013\u2014][ \t]|[ \t]--?[ \t]")
 CLOSING_TAIL_CHARS = 2000
 
 
+# a verdict that sets options aside or puts them off: "do not fit", "are wrong", "are later", "come afterwards"
+_DEFERRED = re.compile(r"\b(?:later|afterwards?|subsequently|eventually|after\s+that)\b", re.IGNORECASE)
+# phrases set off by commas before a sentence's subject ("Here in the ED, with papilledema, the next step is ..."): a
+# place or circumstance of the conclusion, read past when it names no option, sets no condition and denies nothing
+_FRONTED_PHRASES = re.compile(r"\A(?:[\s*_>-]*[^,;:.!?]{1,60},\s*){1,3}")
+_GROUP_ITEM_WORDS = 5
+_GROUP_BREAK = re.compile(r",|\b(?:and|or|nor)\b", re.IGNORECASE)
+
+
+def sets_options_aside(sentence: str, options: Mapping[str, str]) -> bool:
+    """Whether a sentence whose subject is a group of two or more short names (letters, options, the clinician's
+    short names) judges them together against, or puts them off ("B, D and E do not fit.", "Aspirin, MRI and carotid
+    duplex are later.", "HIDA, CT and ERCP are not needed."): a verdict on a group, which concludes none of them and
+    none besides. Read past when it closes the reasoning, so the conclusion before it counts (red team
+    ``holdout_r53``: "... the next step is to confirm where the pregnancy is: transvaginal ultrasound, A. B, D and E do
+    not fit." concludes A). Not a sentence naming one option ("E is unsafe.": that option's verdict, left to the
+    reading of the last sentence), one without a verdict against ("B and C both work."), one under a condition, nor
+    one that concludes an option itself ("A and B are not needed, so C.").
+
+    >>> sets_options_aside("B, D and E do not fit.", {"A": "u", "B": "v", "C": "w", "D": "x", "E": "y"})
+    True
+    >>> sets_options_aside("B and C both work.", {"A": "u", "B": "v", "C": "w"})
+    False
+    """
+    verdicts = [found for pattern in (_NEGATION, _AGAINST, _DEFERRED) if (found := pattern.search(sentence))]
+    if not verdicts or _CONDITION_WORD.search(sentence):
+        return False
+    group = [item.strip(" *_-") for item in _GROUP_BREAK.split(sentence[:min(v.start() for v in verdicts)])]
+    if len(group) < 2 or not all(0 < len(item.split()) <= _GROUP_ITEM_WORDS for item in group):
+        return False  # a list of names as the subject, not a clause ("Management: she meets ..., so C. HIDA, ...")
+    return closing_conclusion(sentence, options) is None
+
+
 def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None:
     """The option the reasoning's last sentence concludes, when that sentence states a conclusion and names one
     option, by its letter, its whole text or an abbreviation of it, and denies nothing: "So central retinal artery
@@ -518,6 +554,8 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     while len(sentences) > 1 and _ASIDE.fullmatch(sentences[-1]) and not _named_options(sentences[-1], options) \
             and not any(re.search(rf"\b{re.escape(letter)}\b", sentences[-1]) for letter in options):
         sentences.pop()  # "(Near term it would be avoided, but she is at 10 weeks.)": an aside after the conclusion
+    while len(sentences) > 1 and sets_options_aside(sentences[-1], options):
+        sentences.pop()  # "... the answer is alteplase, A. Aspirin, MRI and carotid duplex are later." (holdout_r53)
     if not sentences:
         return None
     last = plain_text(sentences[-1])  # "ru\u00adled out", "nоt" (Cyrillic о), "ｎｏｔ" read as shown (holdout_r41)
@@ -533,6 +571,10 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
         return next(iter(named)) if len(named) == 1 and not _ALTERNATIVE.search(cleft.group("choice")) else None
     if len(sentences) > 1 and re.fullmatch(r"[\s*(]*([A-Z])[\s*).!]*", last) and last.strip().strip("*().!") in options:
         return last.strip().strip("*().!")  # "... discharge (E) is unsafe. B.": a bare letter closing the reasoning
+    if _COPULAR_OPENER.match(last) is None and (fronted := _FRONTED_PHRASES.match(last)) is not None \
+            and _COPULAR_OPENER.match(last[fronted.end():]) and not _CONDITION_WORD.search(fronted.group()) \
+            and not _NEGATION.search(fronted.group()) and not _named_options(fronted.group(), options):
+        last = last[fronted.end():]  # "Here in the ED, with papilledema, the next step is CT head (C)." (holdout_r53)
     opener = _CONCLUDING_OPENER.match(last) or _COPULAR_OPENER.match(last)
     arrows = list(_ARROW.finditer(last))
     closing_clause = None if opener is not None or arrows else _CLOSING_CLAUSE.search(last)
