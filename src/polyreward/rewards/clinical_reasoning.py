@@ -86,6 +86,10 @@ _LINE_START = re.compile(r"(?m)^\s*(?:[-*]\s*)?\**([A-Z])(?:\s+\([^()\n]{1,40}\)
 # a markdown table row whose first cell is one option letter ("| A | no -- conceals the error |"), alone or as the
 # label of the option's text ("| A. IV diphenhydramine | adjunct for hives only |"; red team holdout_r40)
 _TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[ \t]*\**\(?([A-Z])\)?\**(?:[.):][^|\n]*)?[ \t]*\|")
+# (red team holdout_r53) a table row whose first cell is an option letter and, after a space, a short name of the
+# option ("| A insulin infusion | not yet: K would fall further |"): counted when the name shares a word with the
+# option's text, so an article opening a cell ("| A patient ... |") is no option
+_TABLE_ROW_WITH_TEXT = re.compile(r"(?m)^[ \t]*\|[ \t]*\**([A-Z])\**[ \t]+([^|\n]{1,80})\|")
 _JUDGED = re.compile(r"\b([A-HJ-Z])\s+(?:is|seems|would\s+be|could\s+be|can|does|doesn't|isn't)\b|\b([B-HJ-Z])\s+[a-z]+s\b")
 # (red team holdout_r48) a clause that opens by setting option letters aside, then its reason after a colon or a dash:
 # "Not A or B: imaging delays decompression.", "Not D — positive pressure worsens the tension.", "Neither A nor C: ..."
@@ -117,6 +121,11 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 def _words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
+
+
+def _content_words(text: str) -> set[str]:
+    """The words of three letters or more of ``text``, lowercased (an option's name and its text compared)."""
+    return {word for word in _words(text) if len(word) >= 3 and not word.isdigit()}
 
 
 def reasoning_words(text: str, options: Mapping[str, str]) -> int:
@@ -232,7 +241,9 @@ def _says_of_each(sentence: str, options: Mapping[str, str]) -> bool:
 # a sentence that opens with a lone capital and a word in small letters ("A ptx -> lucency, not opacity, no."), or
 # with a lone capital glossed after a comma, or two joined by "and" ("D, salbutamol, opens the airways", "A and E, the
 # H1 and H2 blockers, only treat the skin signs"; red team holdout_r45)
-_LETTER_OPENER = re.compile(r"[\s*_>#-]*+([A-Z])(?:\s+(?:and|&)\s+([A-Z]))?(?:\s(?=[a-z])|,\s)")
+# (red team holdout_r53: or after a lead-in that ends in a colon and names no letter, "Now the options for the next
+# step: A, FNA - yes, tissue first; B, uptake scan - only if TSH were low; ...")
+_LETTER_OPENER = re.compile(r"(?:[^:\n]{0,60}?(?<![A-Z])(?<![A-Z][.)]):\s)?[\s*_>#-]*+([A-Z])(?:\s+(?:and|&)\s+([A-Z]))?(?:\s(?=[a-z])|,\s)")
 OPENER_LETTERS = 3  # distinct option letters opening sentences that make the capitals option labels, not articles
 
 
@@ -291,6 +302,9 @@ def mentioned_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     for pattern in (_OPTION_WORD, _ANSWER_WORD, _PARENTHESISED, _LINE_START, _TABLE_ROW, _JUDGED):
         found.update(m.group(m.lastindex) for m in pattern.finditer(reasoning))
     found |= glossed_letters(reasoning, options)
+    if "|" in reasoning:  # "| A insulin infusion | not yet |": the letter, then words of its option's text (holdout_r53)
+        found |= {row.group(1) for row in _TABLE_ROW_WITH_TEXT.finditer(reasoning) if row.group(1) in options
+                  and _content_words(row.group(2)) & _content_words(options[row.group(1)])}
     for negated in _NOT_LETTERS.finditer(reasoning):  # "Not A or B: imaging delays ..." (holdout_r48)
         found.update(re.findall(r"\b[A-Z]\b", negated.group(1)))
     haystack = " " + spelling_key(" ".join(_words(spelled_out(reasoning, options)))) + " "
