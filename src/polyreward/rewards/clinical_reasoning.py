@@ -486,7 +486,7 @@ _ARROW = re.compile(r"(?:→|⇒|=>|->|=)\s*")
 # (red team holdout_r53: or after a letter closing its clause, "... transvaginal ultrasound, A. B, D and E do not fit.",
 # "... within 72 hours: C. HIDA, CT and ERCP are not needed.")
 _CLOSING_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)\]\"”'’]{2}[.!?])\s+|(?<=\d\.\d[.!?])\s+|(?<=:\s[A-Z]\.)\s+(?=[A-Z][a-z])|"
-                               r"(?<=[a-z][,:]\s[A-Z]\.)\s+(?=[A-Z])|\n+")
+                               r"(?<=[A-Za-z][,:]\s[A-Z]\.)\s+(?=[A-Z])|\n+")
 _ALTERNATIVE = re.compile(r"\b(?:or|versus|vs|either)\b|/", re.IGNORECASE)  # "So nephrogenic or central DI."
 _NEGATION = re.compile(r"\b(?:not|no|never|unlikely|excluded|ruled\s+out|rather\s+than|instead\s+of)\b|n't\b", re.IGNORECASE)
 

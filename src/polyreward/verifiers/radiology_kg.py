@@ -623,7 +623,7 @@ _LIST_ITEM_BREAK = re.compile(r",|\b(?:and|or|nor)\b|/", re.IGNORECASE)
 
 # a heading of a few words before a colon that heads a list ("Findings resolved since the prior study: ...",
 # "No longer seen: ..."): read by :func:`_denies_its_list`
-_LIST_HEADING = re.compile(r"(?m)(^[ \t]*(?:[-*\u2022#]+|\d{1,2}[.)])?[ \t]*|[.!?;][ \t]+)([A-Za-z][A-Za-z ,-]{0,60}?)[ \t]*:[ \t]*([^\n.;:]+)")
+_LIST_HEADING = re.compile(r"(?m)(^[ \t]*(?:[-*\u2022#]+|\d{1,2}[.)])?[ \t]*|[.!?;][ \t]+)([A-Za-z][\w ,/-]{0,60}?)[ \t]*:[ \t]*([^\n.;:]+)")
 
 
 def _denies_its_list(heading: str, lex: Lexicon) -> bool:
