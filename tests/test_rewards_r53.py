@@ -15,7 +15,8 @@ from polyreward.rewards.clinical_reasoning import (ClinicalComprehensiveness, Cl
                                                    sets_options_aside, weighed_letters)
 from polyreward.rewards.crpo import other_option_last
 from polyreward.rewards.forecast import ForecastClassCost
-from polyreward.verifiers.forecast_dates import asked_days, labelled_for_another_day
+from polyreward.verifiers.forecast_dates import asked_days, labelled_for_another_day, lead_names_another_day
+from polyreward.verifiers.forecast_series import asked_and_other_series
 from polyreward.verifiers.label_sets import read_labels
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.radiology_kg import _denies_its_list, default_lexicon, extract_kg
@@ -234,3 +235,48 @@ def test_comprehensiveness_pays_a_verdict_table():
              "| B IV KCl, hold insulin | yes: K < 3.3 |\n| C bicarbonate | no: pH above 6.9 |\n| D glargine | no: not "
              "acute therapy |\n| E phosphate | no: not routine |</think>\n<answer>Potassium first. \\boxed{B}</answer>")
     assert reward.score_rollout(table, row).score == 1.0
+
+
+# --- forecast_class_cost: the series and the day a lead-in or a bracket names -------------------------------------------
+TWO_STATIONS = "Hourly PM2.5 (µg/m³) on 2015-12-21 at two Beijing stations.\nDongsi: 98, 104, 111, 117\n" \
+               "Guanyuan: 61, 64, 66, 70\nForecast the mean PM2.5 at Dongsi on 2015-12-22. Give one number inside " \
+               "<answer>...</answer>."
+
+
+@pytest.mark.parametrize(
+    "completion,paid",
+    [
+        ("<think>Persistence.</think>\n<answer>124</answer>", True),
+        ("<think>Persistence.</think>\n<answer>Dongsi: 124</answer>", True),
+        ("<think>Persistence.</think>\nGuanyuan (not asked): about 75\nDongsi (asked):\n<answer>124</answer>", True),
+        ("<think>Guanyuan runs at 60 % of Dongsi.</think>\n<answer>124</answer>\nGuanyuan should be near 75.", True),
+        ("<think>Persistence.</think>\n<answer>Guanyuan: 124</answer>", False),
+        ("<think>Persistence.</think>\nGuanyuan forecast:\n<answer>124</answer>", False),
+        ("<think>Persistence.</think>\n<answer>124 (Guanyuan)</answer>", False),
+    ],
+)
+def test_block_for_another_series_is_no_forecast(completion, paid):
+    reward = ForecastClassCost(observed_column="observed", thresholds="korea", answer_block="required")
+    scored = reward.score_rollout(completion, {"prompt": TWO_STATIONS, "observed": 124.0})
+    assert (scored.score == 1.0) is paid, scored.reason
+
+
+def test_series_asked_needs_one_named_series():
+    assert asked_and_other_series(TWO_STATIONS) == ("dongsi", frozenset({"guanyuan"}))
+    assert asked_and_other_series(ASKED_17) == ("", frozenset())  # one series
+    assert asked_and_other_series("Dongsi: 1, 2\nGuanyuan: 3, 4\nForecast the mean of both.") == ("", frozenset())
+
+
+@pytest.mark.parametrize(
+    "lead,day",
+    [("Forecast for Jan 18:", "Jan 18"), ("2022-01-18 forecast:", "2022-01-18"), ("Forecast for Jan 17:", ""),
+     ("Jan 16 was 52, so for tomorrow:", ""), ("Tomorrow:", ""), ("Jan 18 would be lower; Jan 17:", "")],
+)
+def test_lead_in_for_another_day(lead, day):
+    assert lead_names_another_day(lead, frozenset({(1, 17)})) == day
+
+
+@pytest.mark.parametrize("span,label", [("50 (2022-01-18)", "2022-01-18"), ("50 (for Jan 18)", "Jan 18"),
+                                        ("50 (2022-01-17)", ""), ("50 (Jan 16: 52)", "")])
+def test_bracketed_date_after_the_value(span, label):
+    assert labelled_for_another_day(span, frozenset({(1, 17)})) == label

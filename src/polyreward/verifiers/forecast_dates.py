@@ -95,7 +95,8 @@ def asked_days(prompt: str) -> frozenset[tuple[int, int]]:
 
 def labelled_for_another_day(span: str, asked: frozenset[tuple[int, int]]) -> str:
     """The date that labels the number of a block as another day's than the one asked, or "": ``Jan 18: 50`` (a
-    date, a colon or dash, the number) or ``50 for Jan 18`` (the block's first number, then ``for`` / ``on`` and the date) when the
+    date, a colon or dash, the number), ``50 for Jan 18`` (the block's first number, then ``for`` / ``on`` and the date)
+    or ``50 (2022-01-18)`` (the date alone in a bracket after it) when the
     prompt asks for Jan 17 (:func:`asked_days`). A date that only compares (``50, up from 52 on Jan 16`` names the
     date of another number) is no label of the block's value; a block that also names the asked day keeps it."""
     if not asked or not any(ch.isdigit() for ch in span):
@@ -105,7 +106,23 @@ def labelled_for_another_day(span: str, asked: frozenset[tuple[int, int]]) -> st
         return ""
     for match, _ in named:
         before, after = span[:match.start()], span[match.end():]
-        if re.match(rf"\s*(?:\([^()]{{0,20}}\))?\s*[:=\u2013\u2014-]\s*{_NUMBER_AT}", after) or re.fullmatch(
-                rf"[^\d]*{_NUMBER_AT}\s*(?:µg/m³|ug/m3|µg/m3)?\s*(?:for|on)\s+", before):
+        if not any(ch.isdigit() for ch in before) and re.match(rf"\s*(?:\([^()]{{0,20}}\))?\s*[:=\u2013\u2014-]\s*{_NUMBER_AT}", after) or re.fullmatch(
+                rf"[^\d]*{_NUMBER_AT}\s*(?:µg/m³|ug/m3|µg/m3)?\s*(?:for|on)\s+", before) or (re.fullmatch(
+                rf"[^\d]*{_NUMBER_AT}\s*(?:µg/m³|ug/m3|µg/m3)?\s*\(\s*(?:(?:for|on)\s+)?", before) and re.match(r"\s*\)", after)):
             return match.group()
     return ""
+
+
+def lead_names_another_day(lead: str, asked: frozenset[tuple[int, int]]) -> str:
+    """The date a label leading into a block names when it is another day than the one asked, or "": ``Forecast for
+    Jan 18:`` then ``<answer>50</answer>`` when Jan 17 is asked. A lead-in that names the asked day too, or holds a
+    number besides its dates (``Jan 16 was 52, so for tomorrow:``: a comparison), labels nothing."""
+    if not asked:
+        return ""
+    named = [(m, day) for m in _dates_in(lead) if (day := _month_day(m.group())) is not None]
+    if not named or any(day in asked for _, day in named):
+        return ""
+    undated = lead
+    for match, _ in sorted(named, key=lambda item: -item[0].start()):
+        undated = undated[:match.start()] + " " + undated[match.end():]
+    return "" if any(ch.isdigit() for ch in undated) else named[0][0].group()
