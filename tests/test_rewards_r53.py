@@ -280,3 +280,44 @@ def test_lead_in_for_another_day(lead, day):
                                         ("50 (2022-01-17)", ""), ("50 (Jan 16: 52)", "")])
 def test_bracketed_date_after_the_value(span, label):
     assert labelled_for_another_day(span, frozenset({(1, 17)})) == label
+
+
+# --- hand variants: emphasis on the study heading, sequence openers after the box, the rest set aside -----------------
+def test_emphasised_current_study_heading():
+    assert read_labels("**Current study:** atelectasis; pneumothorax", ";") == ["atelectasis", "pneumothorax"]
+    assert read_labels("**Current study**: atelectasis; pneumothorax", ";") == ["atelectasis", "pneumothorax"]
+
+
+@pytest.mark.parametrize(
+    "text,other",
+    [
+        ("Replace potassium first. \\boxed{B} Afterwards, start the insulin infusion (A).", None),
+        ("\\boxed{B}. Later the insulin infusion (A) comes after.", None),
+        ("\\boxed{B}. Then again, option A is better.", "A"),  # a correction, not a sequence
+    ],
+)
+def test_sequence_opener_after_the_box(text, other):
+    assert other_option_last(text, "B") == other
+
+
+@pytest.mark.parametrize(
+    "sentence,aside",
+    [
+        ("The other options are wrong here.", True),
+        ("The others are not indicated.", True),
+        ("Insulin (A) comes after that.", True),  # one option put off
+        ("Insulin (A) is wrong.", False),  # one option's verdict
+        ("The other options.", False),  # no verdict
+    ],
+)
+def test_the_rest_set_aside(sentence, aside):
+    assert sets_options_aside(sentence, DKA) is aside
+
+
+def test_faithfulness_reads_past_the_rest_set_aside():
+    reward = ClinicalFaithfulness(options_column="options")
+    row = {"options": "\n".join(f"{k}. {v}" for k, v in DKA.items())}
+    think = ("<think>Potassium is low but insulin treats the acidosis: the next step is the insulin infusion, A. The "
+             "other options are wrong here.</think>\n")
+    assert reward.score_rollout(think + "<answer>\\boxed{B}</answer>", row).score == 0.0
+    assert reward.score_rollout(think + "<answer>\\boxed{A}</answer>", row).score == 1.0

@@ -519,6 +519,9 @@ _DEFERRED = re.compile(r"\b(?:later|afterwards?|subsequently|eventually|after\s+
 # place or circumstance of the conclusion, read past when it names no option, sets no condition and denies nothing
 _FRONTED_PHRASES = re.compile(r"\A(?:[\s*_>-]*[^,;:.!?]{1,60},\s*){1,3}")
 _GROUP_ITEM_WORDS = 5
+# the rest of the options as one subject: "The other options ...", "The others ...", "All the rest ...", "Everything else"
+_THE_OTHERS = re.compile(r"\A[\s*_>-]*(?:and\s+|but\s+)?(?:all\s+)?(?:the\s+)?(?:others|other\s+(?:options?|choices?|answers?)|rest|"
+                         r"remaining\s+(?:options?|choices?|ones)|everything\s+else)\b(?:\s+(?:all|each|both))?\s+\w+\s*\Z", re.IGNORECASE)
 _GROUP_BREAK = re.compile(r",|\b(?:and|or|nor)\b", re.IGNORECASE)
 
 
@@ -528,9 +531,10 @@ def sets_options_aside(sentence: str, options: Mapping[str, str]) -> bool:
     duplex are later.", "HIDA, CT and ERCP are not needed."): a verdict on a group, which concludes none of them and
     none besides. Read past when it closes the reasoning, so the conclusion before it counts (red team
     ``holdout_r53``: "... the next step is to confirm where the pregnancy is: transvaginal ultrasound, A. B, D and E do
-    not fit." concludes A). Not a sentence naming one option ("E is unsafe.": that option's verdict, left to the
-    reading of the last sentence), one without a verdict against ("B and C both work."), one under a condition, nor
-    one that concludes an option itself ("A and B are not needed, so C.").
+    not fit." concludes A); so is the rest named as one ("The other options are wrong here."), and one option put off
+    ("Insulin (A) comes after that."). Not a sentence naming one option against ("E is unsafe.": that option's verdict,
+    left to the reading of the last sentence), one without a verdict against ("B and C both work."), one under a
+    condition, nor one that concludes an option itself ("A and B are not needed, so C.").
 
     >>> sets_options_aside("B, D and E do not fit.", {"A": "u", "B": "v", "C": "w", "D": "x", "E": "y"})
     True
@@ -540,8 +544,14 @@ def sets_options_aside(sentence: str, options: Mapping[str, str]) -> bool:
     verdicts = [found for pattern in (_NEGATION, _AGAINST, _DEFERRED) if (found := pattern.search(sentence))]
     if not verdicts or _CONDITION_WORD.search(sentence):
         return False
-    group = [item.strip(" *_-") for item in _GROUP_BREAK.split(sentence[:min(v.start() for v in verdicts)])]
-    if len(group) < 2 or not all(0 < len(item.split()) <= _GROUP_ITEM_WORDS for item in group):
+    subject = sentence[:min(v.start() for v in verdicts)]
+    group = [item.strip(" *_-") for item in _GROUP_BREAK.split(subject)]
+    if _THE_OTHERS.match(subject):
+        pass  # "The other options are wrong here.": the group named as the rest of the options
+    elif len(group) == 1 and _DEFERRED.search(sentence) and len(group[0].split()) <= _GROUP_ITEM_WORDS \
+            and (mentioned_letters(group[0], options) or cognate_mentions(group[0], options)):
+        pass  # "Insulin (A) comes after that.": one option put off, the next step after the conclusion
+    elif len(group) < 2 or not all(0 < len(item.split()) <= _GROUP_ITEM_WORDS for item in group):
         return False  # a list of names as the subject, not a clause ("Management: she meets ..., so C. HIDA, ...")
     return closing_conclusion(sentence, options) is None
 
