@@ -321,3 +321,39 @@ def test_faithfulness_reads_past_the_rest_set_aside():
              "other options are wrong here.</think>\n")
     assert reward.score_rollout(think + "<answer>\\boxed{B}</answer>", row).score == 0.0
     assert reward.score_rollout(think + "<answer>\\boxed{A}</answer>", row).score == 1.0
+
+
+# --- toolrl_correctness: a call planned in prose for after the block ----------------------------------------------------
+FLIGHTS_PROMPT = ("You are a helpful assistant that can call functions. Available functions (JSON):\n"
+                  '[{"name": "book_flight", "parameters": {"type": "dict", "properties": {"flight_id": {"type": "string"}, '
+                  '"passenger_name": {"type": "string"}}, "required": ["flight_id", "passenger_name"]}}, {"name": '
+                  '"send_confirmation", "parameters": {"type": "dict", "properties": {"email": {"type": "string"}, '
+                  '"booking_id": {"type": "string"}}, "required": ["email", "booking_id"]}}]\nWrite only the next call.')
+BOOK = '{"name": "book_flight", "parameters": {"flight_id": "B6433", "passenger_name": "Dana Reyes"}}'
+CONFIRM = '{"name": "send_confirmation", "parameters": {"email": "dana@example.com", "booking_id": "X1"}}'
+
+
+@pytest.mark.parametrize(
+    "completion,full",
+    [
+        (f"<tool_call>\n{BOOK}\n</tool_call>", True),
+        (f"<tool_call>\n{BOOK}\n</tool_call>\nOnce this returns a booking id, I'll call send_confirmation({CONFIRM}).", True),
+        (f"<tool_call>\n{BOOK}\n</tool_call>\nNext, I will call:\n{CONFIRM}", True),
+        (f"<tool_call>\n{BOOK}\n</tool_call>\nAfter that I'd run send_confirmation with the booking id.", True),
+        # a second call made now, and the planned call as the only one made
+        (f"<tool_call>\n{BOOK}\n</tool_call>\n<tool_call>\n{CONFIRM}\n</tool_call>", False),
+        (f"<tool_call>\n{CONFIRM}\n</tool_call>\nOnce that is sent, I'll call {BOOK}", False),
+    ],
+)
+def test_call_planned_for_later_is_not_made(completion, full):
+    from polyreward.rewards.tool_calls import ToolRLCorrectness
+    reward = ToolRLCorrectness(answer_column="answer", read_blocks="all")
+    scored = reward.score_rollout(completion, {"prompt": FLIGHTS_PROMPT, "answer": f"<tool_call>\n{BOOK}\n</tool_call>"})
+    assert (scored.score == 3.0) is full, scored.reason
+
+
+def test_planned_line_needs_a_sequence_and_a_future_call():
+    from polyreward.verifiers.tool_calls import without_planned_calls
+    assert without_planned_calls("Then I'll call x({})").strip() == ""
+    assert without_planned_calls("I'll call x({}) now.") == "I'll call x({}) now."
+    assert without_planned_calls("When I'm done I'll summarise.") == "When I'm done I'll summarise."
