@@ -357,3 +357,31 @@ def test_planned_line_needs_a_sequence_and_a_future_call():
     assert without_planned_calls("Then I'll call x({})").strip() == ""
     assert without_planned_calls("I'll call x({}) now.") == "I'll call x({}) now."
     assert without_planned_calls("When I'm done I'll summarise.") == "When I'm done I'll summarise."
+
+
+# --- kg_triplet_consistency: a clause of the earlier study's findings, in the past ---------------------------------------
+@pytest.mark.parametrize(
+    "report,left",
+    [
+        ("Right lower lobe consolidation was seen on the prior study of 2023-08-30; it is no longer present.", False),
+        ("The previous radiograph showed cardiomegaly.", False),
+        ("Cardiomegaly was also noted on the earlier film.", False),
+        # the finding stated now as well, or no past statement about the earlier study
+        ("The effusion, as was seen on the prior study, is unchanged.", True),
+        ("Small left effusion was present on the prior study and is unchanged.", True),
+        ("New right pneumothorax, not present on the prior study.", True),
+        ("Cardiomegaly. Comparison was made with the prior study of 2023.", True),
+    ],
+)
+def test_prior_study_clause_left_out(report, left):
+    from polyreward.rewards.kg_triplet import without_prior_study_clauses
+    assert (without_prior_study_clauses(report).strip() != "" and any(
+        w in without_prior_study_clauses(report) for w in ("consolidation", "cardiomegaly", "Cardiomegaly", "effusion",
+                                                           "pneumothorax"))) is left
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab prior study was seen on the;.\n"), max_size=80))
+def test_prior_study_clauses_keep_length(report):
+    from polyreward.rewards.kg_triplet import without_prior_study_clauses
+    assert len(without_prior_study_clauses(report)) == len(report)
