@@ -385,3 +385,11 @@ def test_prior_study_clause_left_out(report, left):
 def test_prior_study_clauses_keep_length(report):
     from polyreward.rewards.kg_triplet import without_prior_study_clauses
     assert len(without_prior_study_clauses(report)) == len(report)
+
+
+def test_status_headings_stay_linear_on_blank_runs():
+    import time
+    from polyreward.verifiers.radiology_kg import _denied_lists
+    start = time.process_time()
+    _denied_lists(" " * 100_000 + "Absent: pneumothorax", default_lexicon())
+    assert time.process_time() - start < 1.0
