@@ -86,6 +86,10 @@ _LINE_START = re.compile(r"(?m)^\s*(?:[-*]\s*)?\**([A-Z])(?:\s+\([^()\n]{1,40}\)
 # a markdown table row whose first cell is one option letter ("| A | no -- conceals the error |"), alone or as the
 # label of the option's text ("| A. IV diphenhydramine | adjunct for hives only |"; red team holdout_r40)
 _TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[ \t]*\**\(?([A-Z])\)?\**(?:[.):][^|\n]*)?[ \t]*\|")
+# (red team holdout_r53) a table row whose first cell is an option letter and, after a space, a short name of the
+# option ("| A insulin infusion | not yet: K would fall further |"): counted when the name shares a word with the
+# option's text, so an article opening a cell ("| A patient ... |") is no option
+_TABLE_ROW_WITH_TEXT = re.compile(r"(?m)^[ \t]*\|[ \t]*\**([A-Z])\**[ \t]+([^|\n]{1,80})\|")
 _JUDGED = re.compile(r"\b([A-HJ-Z])\s+(?:is|seems|would\s+be|could\s+be|can|does|doesn't|isn't)\b|\b([B-HJ-Z])\s+[a-z]+s\b")
 # (red team holdout_r48) a clause that opens by setting option letters aside, then its reason after a colon or a dash:
 # "Not A or B: imaging delays decompression.", "Not D — positive pressure worsens the tension.", "Neither A nor C: ..."
@@ -117,6 +121,11 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 def _words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
+
+
+def _content_words(text: str) -> set[str]:
+    """The words of three letters or more of ``text``, lowercased (an option's name and its text compared)."""
+    return {word for word in _words(text) if len(word) >= 3 and not word.isdigit()}
 
 
 def reasoning_words(text: str, options: Mapping[str, str]) -> int:
@@ -232,7 +241,9 @@ def _says_of_each(sentence: str, options: Mapping[str, str]) -> bool:
 # a sentence that opens with a lone capital and a word in small letters ("A ptx -> lucency, not opacity, no."), or
 # with a lone capital glossed after a comma, or two joined by "and" ("D, salbutamol, opens the airways", "A and E, the
 # H1 and H2 blockers, only treat the skin signs"; red team holdout_r45)
-_LETTER_OPENER = re.compile(r"[\s*_>#-]*+([A-Z])(?:\s+(?:and|&)\s+([A-Z]))?(?:\s(?=[a-z])|,\s)")
+# (red team holdout_r53: or after a lead-in that ends in a colon and names no letter, "Now the options for the next
+# step: A, FNA - yes, tissue first; B, uptake scan - only if TSH were low; ...")
+_LETTER_OPENER = re.compile(r"(?:[^:\n]{0,60}?(?<![A-Z])(?<![A-Z][.)]):\s)?[\s*_>#-]*+([A-Z])(?:\s+(?:and|&)\s+([A-Z]))?(?:\s(?=[a-z])|,\s)")
 OPENER_LETTERS = 3  # distinct option letters opening sentences that make the capitals option labels, not articles
 
 
@@ -291,6 +302,9 @@ def mentioned_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     for pattern in (_OPTION_WORD, _ANSWER_WORD, _PARENTHESISED, _LINE_START, _TABLE_ROW, _JUDGED):
         found.update(m.group(m.lastindex) for m in pattern.finditer(reasoning))
     found |= glossed_letters(reasoning, options)
+    if "|" in reasoning:  # "| A insulin infusion | not yet |": the letter, then words of its option's text (holdout_r53)
+        found |= {row.group(1) for row in _TABLE_ROW_WITH_TEXT.finditer(reasoning) if row.group(1) in options
+                  and _content_words(row.group(2)) & _content_words(options[row.group(1)])}
     for negated in _NOT_LETTERS.finditer(reasoning):  # "Not A or B: imaging delays ..." (holdout_r48)
         found.update(re.findall(r"\b[A-Z]\b", negated.group(1)))
     haystack = " " + spelling_key(" ".join(_words(spelled_out(reasoning, options)))) + " "
@@ -469,7 +483,10 @@ _ASIDE = re.compile(r"\s*\([^()]*\)\s*")
 _ARROW = re.compile(r"(?:→|⇒|=>|->|=)\s*")
 # (red team holdout_r44: or after a labelled bare letter, "Working answer: D. With no cough ..., the picture is viral: B.")
 # (red team holdout_r52: or after a number with one decimal, "... = 31.0. A (24.1) and B (27.8) are too low; C matches.")
-_CLOSING_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)\]\"”'’]{2}[.!?])\s+|(?<=\d\.\d[.!?])\s+|(?<=:\s[A-Z]\.)\s+(?=[A-Z][a-z])|\n+")
+# (red team holdout_r53: or after a letter closing its clause, "... transvaginal ultrasound, A. B, D and E do not fit.",
+# "... within 72 hours: C. HIDA, CT and ERCP are not needed.")
+_CLOSING_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)\]\"”'’]{2}[.!?])\s+|(?<=\d\.\d[.!?])\s+|(?<=:\s[A-Z]\.)\s+(?=[A-Z][a-z])|"
+                               r"(?<=[A-Za-z][,:]\s[A-Z]\.)\s+(?=[A-Z])|\n+")
 _ALTERNATIVE = re.compile(r"\b(?:or|versus|vs|either)\b|/", re.IGNORECASE)  # "So nephrogenic or central DI."
 _NEGATION = re.compile(r"\b(?:not|no|never|unlikely|excluded|ruled\s+out|rather\s+than|instead\s+of)\b|n't\b", re.IGNORECASE)
 
@@ -496,6 +513,49 @@ _RIDER = re.compile(r",|[ \t][\u2013\u2014][ \t]|[ \t]--?[ \t]")
 CLOSING_TAIL_CHARS = 2000
 
 
+# a verdict that sets options aside or puts them off: "do not fit", "are wrong", "are later", "come afterwards"
+_DEFERRED = re.compile(r"\b(?:later|afterwards?|subsequently|eventually|after\s+that)\b", re.IGNORECASE)
+# phrases set off by commas before a sentence's subject ("Here in the ED, with papilledema, the next step is ..."): a
+# place or circumstance of the conclusion, read past when it names no option, sets no condition and denies nothing
+_FRONTED_PHRASES = re.compile(r"\A(?:[\s*_>-]*[^,;:.!?]{1,60},\s*){1,3}")
+_GROUP_ITEM_WORDS = 5
+# the rest of the options as one subject: "The other options ...", "The others ...", "All the rest ...", "Everything else"
+_THE_OTHERS = re.compile(r"\A[\s*_>-]*(?:and\s+|but\s+)?(?:all\s+)?(?:the\s+)?(?:others|other\s+(?:options?|choices?|answers?)|rest|"
+                         r"remaining\s+(?:options?|choices?|ones)|everything\s+else)\b(?:\s+(?:all|each|both))?\s+\w+\s*\Z", re.IGNORECASE)
+_GROUP_BREAK = re.compile(r",|\b(?:and|or|nor)\b", re.IGNORECASE)
+
+
+def sets_options_aside(sentence: str, options: Mapping[str, str]) -> bool:
+    """Whether a sentence whose subject is a group of two or more short names (letters, options, the clinician's
+    short names) judges them together against, or puts them off ("B, D and E do not fit.", "Aspirin, MRI and carotid
+    duplex are later.", "HIDA, CT and ERCP are not needed."): a verdict on a group, which concludes none of them and
+    none besides. Read past when it closes the reasoning, so the conclusion before it counts (red team
+    ``holdout_r53``: "... the next step is to confirm where the pregnancy is: transvaginal ultrasound, A. B, D and E do
+    not fit." concludes A); so is the rest named as one ("The other options are wrong here."), and one option put off
+    ("Insulin (A) comes after that."). Not a sentence naming one option against ("E is unsafe.": that option's verdict,
+    left to the reading of the last sentence), one without a verdict against ("B and C both work."), one under a
+    condition, nor one that concludes an option itself ("A and B are not needed, so C.").
+
+    >>> sets_options_aside("B, D and E do not fit.", {"A": "u", "B": "v", "C": "w", "D": "x", "E": "y"})
+    True
+    >>> sets_options_aside("B and C both work.", {"A": "u", "B": "v", "C": "w"})
+    False
+    """
+    verdicts = [found for pattern in (_NEGATION, _AGAINST, _DEFERRED) if (found := pattern.search(sentence))]
+    if not verdicts or _CONDITION_WORD.search(sentence):
+        return False
+    subject = sentence[:min(v.start() for v in verdicts)]
+    group = [item.strip(" *_-") for item in _GROUP_BREAK.split(subject)]
+    if _THE_OTHERS.match(subject):
+        pass  # "The other options are wrong here.": the group named as the rest of the options
+    elif len(group) == 1 and _DEFERRED.search(sentence) and len(group[0].split()) <= _GROUP_ITEM_WORDS \
+            and (mentioned_letters(group[0], options) or cognate_mentions(group[0], options)):
+        pass  # "Insulin (A) comes after that.": one option put off, the next step after the conclusion
+    elif len(group) < 2 or not all(0 < len(item.split()) <= _GROUP_ITEM_WORDS for item in group):
+        return False  # a list of names as the subject, not a clause ("Management: she meets ..., so C. HIDA, ...")
+    return closing_conclusion(sentence, options) is None
+
+
 def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None:
     """The option the reasoning's last sentence concludes, when that sentence states a conclusion and names one
     option, by its letter, its whole text or an abbreviation of it, and denies nothing: "So central retinal artery
@@ -518,6 +578,8 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     while len(sentences) > 1 and _ASIDE.fullmatch(sentences[-1]) and not _named_options(sentences[-1], options) \
             and not any(re.search(rf"\b{re.escape(letter)}\b", sentences[-1]) for letter in options):
         sentences.pop()  # "(Near term it would be avoided, but she is at 10 weeks.)": an aside after the conclusion
+    while len(sentences) > 1 and sets_options_aside(sentences[-1], options):
+        sentences.pop()  # "... the answer is alteplase, A. Aspirin, MRI and carotid duplex are later." (holdout_r53)
     if not sentences:
         return None
     last = plain_text(sentences[-1])  # "ru\u00adled out", "nоt" (Cyrillic о), "ｎｏｔ" read as shown (holdout_r41)
@@ -533,6 +595,10 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
         return next(iter(named)) if len(named) == 1 and not _ALTERNATIVE.search(cleft.group("choice")) else None
     if len(sentences) > 1 and re.fullmatch(r"[\s*(]*([A-Z])[\s*).!]*", last) and last.strip().strip("*().!") in options:
         return last.strip().strip("*().!")  # "... discharge (E) is unsafe. B.": a bare letter closing the reasoning
+    if _COPULAR_OPENER.match(last) is None and (fronted := _FRONTED_PHRASES.match(last)) is not None \
+            and _COPULAR_OPENER.match(last[fronted.end():]) and not _CONDITION_WORD.search(fronted.group()) \
+            and not _NEGATION.search(fronted.group()) and not _named_options(fronted.group(), options):
+        last = last[fronted.end():]  # "Here in the ED, with papilledema, the next step is CT head (C)." (holdout_r53)
     opener = _CONCLUDING_OPENER.match(last) or _COPULAR_OPENER.match(last)
     arrows = list(_ARROW.finditer(last))
     closing_clause = None if opener is not None or arrows else _CLOSING_CLAUSE.search(last)

@@ -242,6 +242,18 @@ _SET_ASIDE = re.compile(
     r"|n't\b", re.IGNORECASE)
 
 
+# (red team holdout_r53) a sentence that puts the option it names after the boxed one: it opens with a temporal clause
+# whose verb states the event it waits for ("Once K is above 3.3, start the insulin infusion (A).", "After the CT
+# excludes bleeding, ..."; not "After all," or "After reflection,", which hold no verb), or one opened by a word of
+# sequence ("Afterwards, ...", "Then ...", not "Then again"), or the option "follows" / "comes next": the next step
+# after the answer, not another answer
+_LATER_STEP = re.compile(
+    r"\A\s*(?:once|after|when|as\s+soon\s+as)\s+(?:[^,.;]|\.(?=\d)){0,80}?\b(?:is|are|was|were|has|have|had|been|[a-z]+(?:es|ed))\b"
+    r"(?:[^,.;]|\.(?=\d)){0,60},"
+    r"|\A\s*(?:afterwards?|after\s+that|later|subsequently|next|then(?!\s+again))\b"
+    r"|\((?:[A-E])\)\s+(?:follows|comes\s+(?:next|after|later)|is\s+next)\b", re.IGNORECASE)
+
+
 def other_option_last(text: str, gold: str) -> str | None:
     """The one other option the last sentence after the box names by its letter, when that sentence neither names the
     gold nor sets the option aside (:data:`_SET_ASIDE`), else None: the writer's last word on the question is then
@@ -257,7 +269,7 @@ def other_option_last(text: str, gold: str) -> str | None:
         return None
     last = sentences[-1]
     named = {a or b for a, b in _OPTION_NAMED.findall(last)}
-    if len(named) != 1 or gold in named or _SET_ASIDE.search(last):
+    if len(named) != 1 or gold in named or _SET_ASIDE.search(last) or _LATER_STEP.search(last):
         return None
     return named.pop()
 

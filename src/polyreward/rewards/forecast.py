@@ -131,7 +131,10 @@ from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, p
 from polyreward.verifiers.forecast_affirmed import affirmed_at_end, lands_on_block, restated_over_voices
 from polyreward.verifiers.forecast_contrasts import (labels_observed_day, value_and_remark, without_observed_day,
                                                      without_rejected_alternatives)
-from polyreward.verifiers.forecast_dates import _DATE, _DECIMAL_COMMA, _MONTH_DATE, _TENS, _UNITS, DAILY_PERIOD, scientific_read, spelled_number
+from polyreward.verifiers.forecast_dates import (_DATE, _DECIMAL_COMMA, _MONTH_DATE, _TENS, _UNITS, DAILY_PERIOD, asked_days,
+                                                 labelled_for_another_day, lead_names_another_day, scientific_read,
+                                                 spelled_number)
+from polyreward.verifiers.forecast_series import asked_and_other_series, names_only_other_series
 from polyreward.verifiers.forecast_evidence import (foreign_after_value, led_as_one_case, negates_forecast, other_quantities_left_out, prompt_days,
                                                     quotes_observations, without_relative_change)
 from polyreward.verifiers.forecast_intervals import (in_own_class, without_allowed_interval, without_own_value_remarks,
@@ -491,20 +494,49 @@ def _names_another_pollutant(span: str, pollutants: Sequence[str]) -> str:
     """The pollutant ``span`` names that is not one of ``pollutants`` (the ones forecast), or "": "340 µg/m³ of PM10"
     is a PM10 forecast, no forecast of PM2.5 (the name is read only to know which quantity the number is)."""
     for match in _POLLUTANT_NAME.finditer(span):
-        named = "pm10" if match.group().endswith("10") or match.group() == "미세먼지" else "pm25"
-        if pollutants and named not in pollutants:
+        if pollutants and _pollutant_of(match.group()) not in pollutants:
             return match.group()
     return ""
+
+
+def _lead_in(before: str) -> str:
+    """The label leading into a block: the text before it on its line, else the line before it when that line ends in
+    a colon ("PM10 forecast for 2019-03-08:\n<answer>141</answer>"), else ""."""
+    lines = before.split("\n")
+    lead = lines[-1]
+    if not lead.strip() and len(lines) > 1:
+        previous = next((line for line in reversed(lines[:-1]) if line.strip()), "")
+        lead = previous if previous.rstrip().endswith(":") else ""
+    return lead
+
+
+def _names_only_another_pollutant(lead: str, pollutants: Sequence[str]) -> str:
+    """The other pollutant a block's lead-in names, or "": "PM10 forecast for 2019-03-08:" leads into a PM10 forecast,
+    none of PM2.5. A lead-in that also names a pollutant forecast ("PM10 runs higher; the PM2.5 forecast:") labels
+    nothing else."""
+    other = _names_another_pollutant(lead, pollutants)
+    if not other or any(_pollutant_of(m.group()) in pollutants for m in _POLLUTANT_NAME.finditer(lead)):
+        return ""
+    return other
+
+
+def _pollutant_of(name: str) -> str:
+    return "pm10" if name.endswith("10") or name == "미세먼지" else "pm25"
 
 
 def _committed_in_view(text: str, count: int, block_required: bool = False,
                        pollutants: Sequence[str] = (), named: frozenset[str] = frozenset(),
                        edges: Sequence[float] = (), given: frozenset[Fraction] = frozenset(),
-                       days: frozenset[tuple[int, int]] = frozenset()) -> tuple[list[float] | None, str, bool]:
+                       days: frozenset[tuple[int, int]] = frozenset(),
+                       asked: frozenset[tuple[int, int]] = frozenset(),
+                       series_prompt: str = "") -> tuple[list[float] | None, str, bool]:
     """(numbers, why, found a candidate) of one reading of the completion; ``given``: the prompt's values, which the
-    text after the block may quote as the forecast's reason (:func:`_quotes_observations`)."""
+    text after the block may quote as the forecast's reason (:func:`_quotes_observations`); ``asked``: the (month,
+    day) the prompt asks the forecast for (:func:`~polyreward.verifiers.forecast_dates.asked_days`); ``series_prompt``:
+    the prompt, whose labelled series tell the one asked from the others (:mod:`~polyreward.verifiers.forecast_series`)."""
     if tag := cut_off(text):
         return None, f"the completion is cut off: <{tag}> is never closed (its last number is a running value)", True
+    series = asked_and_other_series(series_prompt) if series_prompt else ("", frozenset())
     blocks = list(blocks_not_across_reasoning(text, "answer", ignore_case=True))  # <Answer>27</Answer> is the block (red team holdout_r4)
     if not blocks and block_required:
         return None, "no <answer> block (answer_block: required; prose is not read)", False
@@ -516,6 +548,12 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
             return None, f"the sentence before {where} negates it ({sentence.strip()[-60:]!r})", True
         if led_as_one_case(text[max(0, start - 200):start]):  # "Otherwise: <answer>60</answer>" (red team holdout_r22)
             return None, f"the text before {where} leads into it as one case of several ({sentence.strip()[-60:]!r})", True
+        lead = _lead_in(text[max(0, start - 200):start])
+        # (red team holdout_r53) a label leading into the block that names another pollutant, series or day than the
+        # one asked: "PM10 forecast for 2019-03-08:", "Guanyuan forecast:", "Forecast for Jan 18:"
+        if other := (_names_only_another_pollutant(lead, pollutants) or names_only_other_series(lead, *series)
+                     or lead_names_another_day(lead, asked)):
+            return None, f"the label before {where} names it {other}'s, not the forecast asked", True
     else:
         lines = [line for line in text.splitlines() if line.strip()]
         span, where, after = (lines[-1] if lines else ""), "the last line", ""
@@ -538,6 +576,10 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
         after = f" {remark} {after}" if remark else after
     if other := _names_another_pollutant(span, pollutants):
         return None, f"{where} names {other}, not the pollutant forecast", True
+    if count == 1 and (day := labelled_for_another_day(span, asked)):  # "<answer>Jan 18: 50</answer>" (holdout_r53)
+        return None, f"{where} labels its number as {day}'s, not the day asked", True
+    if count == 1 and (other_series := names_only_other_series(span, *series)):  # "<answer>Guanyuan: 124</answer>" (holdout_r53)
+        return None, f"{where} labels its number as {other_series}'s, not the series asked", True
     span = without_relative_change(_without_own_class_range(span, edges)) if count == 1 else span
     span = without_spread_in_own_class(span, edges) if count == 1 else span  # "56 (±6)" inside 'bad' (holdout_r45)
     span = without_allowed_interval(span, named) if count == 1 else span  # "52 (80% interval 45–60)" (holdout_r10)
@@ -573,9 +615,9 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
         described = without_own_value_remarks(after, numbers[0], edges)
         # (red team holdout_r43) numbers that count no quantity of air ("Check again at 06:00", a list's "1.", "N95
         # masks") do not keep a restatement read as a second number: "..., until then 55 µg/m³ is my forecast."
-        left = other_quantities_left_out(described, pollutants, days) if _AFTER_NUMBER.search(described) else described
+        left = other_quantities_left_out(described, pollutants, days, series) if _AFTER_NUMBER.search(described) else described
         after = described if not _AFTER_NUMBER.search(_read_span(left)) else after
-    rest = other_quantities_left_out(after, pollutants, days) if _AFTER_NUMBER.search(after) else after  # holdout_r14
+    rest = other_quantities_left_out(after, pollutants, days, series) if _AFTER_NUMBER.search(after) else after  # holdout_r14
     if negates_forecast(after, _NEGATION) or _WITHDRAWAL.search(after) or DECLINED.search(after) or (  # "I'd sooner eat my hat than stand behind it" (holdout_r34)
             _AFTER_NUMBER.search(_read_span(rest)) and not _quotes_observations(rest, numbers, given)):
         return None, f"text after {where} gives another number or withdraws it ({after.strip()[:60]!r})", True
@@ -676,7 +718,9 @@ def committed_forecast(text: str, count: int, block_required: bool = False,
     view = visible_text(without_other_party_lines(text))
     if prompt is not None:
         view = own_case(view, visible_text(prompt_text(prompt)))  # (both read alike: "µg/m³" as the view spells it)
-    numbers, why, _ = _committed_in_view(view, count, block_required, pollutants, named, edges, given, days)
+    shown = visible_text(prompt_text(prompt)) if prompt is not None else ""
+    asked = asked_days(shown) if shown else frozenset()
+    numbers, why, _ = _committed_in_view(view, count, block_required, pollutants, named, edges, given, days, asked, shown)
     return numbers, why
 
 

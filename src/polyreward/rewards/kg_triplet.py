@@ -515,6 +515,38 @@ def without_request_sections(report: str) -> str:
     return "".join(parts) + report[position:]
 
 
+# (red team holdout_r53) a clause that states its findings of the earlier study, in the past: "Right lower lobe
+# consolidation was seen on the prior study of 2023-08-30", "The previous radiograph showed cardiomegaly"
+_PRIOR_STUDY = r"(?:prior|previous|earlier|preceding|last|comparison|old)[ \t]+(?:stud(?:y|ies)|films?|radiographs?|exams?|examinations?|ct|cxr|x-?rays?|imaging|reports?)"
+_OF_PRIOR_STUDY = re.compile(
+    r"(?i)\b(?:was|were)[ \t]+(?:\w+[ \t]+)?(?:seen|noted|present|identified|demonstrated|shown|described|visible|reported|evident)"
+    r"[ \t]+(?:on|in)[ \t]+(?:the[ \t]+|a[ \t]+)?" + _PRIOR_STUDY + r"\b"
+    r"|\A[ \t]*(?:the[ \t]+|a[ \t]+)?" + _PRIOR_STUDY + r"\b[^,;]{0,40}?\b(?:showed|demonstrated|described|revealed|had)\b")
+# a word that states the finding now as well ("..., as was seen on the prior study, is unchanged")
+_NOW_TOO = re.compile(r"(?i)\b(?:is|are|has|have|remains?|persists?|again|now|still|currently|today|unchanged|stable)\b")
+_CLAUSE_END = re.compile(r"[.;](?=\s|$)|\n")
+
+
+def without_prior_study_clauses(report: str) -> str:
+    """``report`` without its clauses that state findings of the earlier study in the past tense (red team
+    ``holdout_r53``): "Right lower lobe consolidation was seen on the prior study of 2023-08-30; it is no longer
+    present." reports no consolidation today, and "The previous radiograph showed cardiomegaly." is that radiograph's
+    finding, as the COMPARISON section's is (:func:`without_request_sections`). A clause that states the finding now as
+    well is read ("The effusion, as was seen on the prior study, is unchanged."). Clauses end at ``.`` ``;`` or a line."""
+    if "prior" not in report.lower() and "previous" not in report.lower() and "earlier" not in report.lower() \
+            and "comparison" not in report.lower() and "preceding" not in report.lower():
+        return report
+    out, start = [], 0
+    for end in [m.end() for m in _CLAUSE_END.finditer(report)] + [len(report)]:
+        clause = report[start:end]
+        if _OF_PRIOR_STUDY.search(clause.strip()) and not _NOW_TOO.search(clause):
+            out.append(" " * (len(clause) - 1) + clause[-1:] if clause else clause)
+        else:
+            out.append(clause)
+        start = end
+    return "".join(out)
+
+
 # the lexicon's change concepts that state one change in another word or inflection -> the one word each is compared
 # as ("Cardiomegaly is unchanged." and "Stable cardiomegaly." say the same of the heart since the prior study; red
 # team holdout_r30); the others ("new", "persistent", "residual", "resolving", "enlarging") are their own
@@ -673,8 +705,10 @@ class KGTripletConsistency(RolloutReward):
     def graphs(self, completion: str, reference: str) -> tuple[ReportKG, ReportKG]:
         think = first_block(reference, "think")
         reference = think if think is not None else reference
-        return (with_one_word_per_change(_as_kg(self.extractor(with_sides_spelled(without_request_sections(completion))))),
-                with_one_word_per_change(_as_kg(self.extractor(with_sides_spelled(without_request_sections(reference))))))
+        return (with_one_word_per_change(_as_kg(self.extractor(with_sides_spelled(without_prior_study_clauses(
+                    without_request_sections(completion)))))),
+                with_one_word_per_change(_as_kg(self.extractor(with_sides_spelled(without_prior_study_clauses(
+                    without_request_sections(reference)))))))
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         reference = row.get(self.answer_column)

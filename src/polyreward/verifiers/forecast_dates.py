@@ -60,3 +60,69 @@ def _scientific(match: re.Match) -> str:
 def scientific_read(span: str) -> str:
     """``span`` with each number in scientific notation written as the one number it is (``5.0 × 10¹`` -> ``50``)."""
     return _SCIENTIFIC.sub(_scientific, span)
+
+
+# (red team holdout_r53) the day a forecast is asked for, and the day a block labels its number with
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_ISO_DAY = re.compile(r"(?<![\d.])\d{4}([-/.])(\d{1,2})\1(\d{1,2})(?!\d|\.\d)")
+_FORECAST_VERB = re.compile(r"\b(?:forecast|predict|estimate)", re.IGNORECASE)
+_NUMBER_AT = r"[~≈]?\s*\d+(?:[.,]\d+)?"
+
+
+def _month_day(text: str) -> tuple[int, int] | None:
+    """The (month, day) an ISO date or a day-and-month's name spells, or None."""
+    if (iso := _ISO_DAY.fullmatch(text.strip())) is not None:
+        return int(iso.group(2)), int(iso.group(3))
+    words = re.findall(r"[A-Za-z]+|\d+", text)
+    month = next((_MONTHS.index(w[:3].lower()) + 1 for w in words if w[:3].lower() in _MONTHS and not w.isdigit()), None)
+    day = next((int(w) for w in words if w.isdigit() and len(w) <= 2), None)
+    return (month, day) if month and day else None
+
+
+def _dates_in(text: str) -> list[re.Match]:
+    return [*_ISO_DAY.finditer(text), *_MONTH_DATE.finditer(text)]
+
+
+def asked_days(prompt: str) -> frozenset[tuple[int, int]]:
+    """The (month, day) of each date in the prompt's sentences that ask for the forecast ("Forecast the mean PM2.5
+    of 2022-01-17."); the series' dates in other sentences are the data, not the day asked."""
+    days = set()
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", prompt):
+        if _FORECAST_VERB.search(sentence):
+            days.update(day for m in _dates_in(sentence) if (day := _month_day(m.group())) is not None)
+    return frozenset(days)
+
+
+def labelled_for_another_day(span: str, asked: frozenset[tuple[int, int]]) -> str:
+    """The date that labels the number of a block as another day's than the one asked, or "": ``Jan 18: 50`` (a
+    date, a colon or dash, the number), ``50 for Jan 18`` (the block's first number, then ``for`` / ``on`` and the date)
+    or ``50 (2022-01-18)`` (the date alone in a bracket after it) when the
+    prompt asks for Jan 17 (:func:`asked_days`). A date that only compares (``50, up from 52 on Jan 16`` names the
+    date of another number) is no label of the block's value; a block that also names the asked day keeps it."""
+    if not asked or not any(ch.isdigit() for ch in span):
+        return ""
+    named = [(m, day) for m in _dates_in(span) if (day := _month_day(m.group())) is not None]
+    if not named or any(day in asked for _, day in named):
+        return ""
+    for match, _ in named:
+        before, after = span[:match.start()], span[match.end():]
+        if not any(ch.isdigit() for ch in before) and re.match(rf"\s*(?:\([^()]{{0,20}}\))?\s*[:=\u2013\u2014-]\s*{_NUMBER_AT}", after) or re.fullmatch(
+                rf"[^\d]*{_NUMBER_AT}\s*(?:µg/m³|ug/m3|µg/m3)?\s*(?:for|on)\s+", before) or (re.fullmatch(
+                rf"[^\d]*{_NUMBER_AT}\s*(?:µg/m³|ug/m3|µg/m3)?\s*\(\s*(?:(?:for|on)\s+)?", before) and re.match(r"\s*\)", after)):
+            return match.group()
+    return ""
+
+
+def lead_names_another_day(lead: str, asked: frozenset[tuple[int, int]]) -> str:
+    """The date a label leading into a block names when it is another day than the one asked, or "": ``Forecast for
+    Jan 18:`` then ``<answer>50</answer>`` when Jan 17 is asked. A lead-in that names the asked day too, or holds a
+    number besides its dates (``Jan 16 was 52, so for tomorrow:``: a comparison), labels nothing."""
+    if not asked:
+        return ""
+    named = [(m, day) for m in _dates_in(lead) if (day := _month_day(m.group())) is not None]
+    if not named or any(day in asked for _, day in named):
+        return ""
+    undated = lead
+    for match, _ in sorted(named, key=lambda item: -item[0].start()):
+        undated = undated[:match.start()] + " " + undated[match.end():]
+    return "" if any(ch.isdigit() for ch in undated) else named[0][0].group()

@@ -43,6 +43,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+
+from polyreward.verifiers.forecast_series import names_only_other_series
 from fractions import Fraction
 
 from polyreward.verifiers.commitment import hedged, qualified
@@ -144,8 +146,11 @@ def _pollutant(name: str) -> str:
     return {"초미세먼지": "pm25", "미세먼지": "pm10"}.get(name, folded)
 
 
-def other_quantities_left_out(after: str, pollutants: Sequence[str], days: frozenset[tuple[int, int]]) -> str:
-    """``after`` (the text after the block) with the clauses about another pollutant, the sentences about a later
+def other_quantities_left_out(after: str, pollutants: Sequence[str], days: frozenset[tuple[int, int]],
+                              series: tuple[str, frozenset[str]] = ("", frozenset())) -> str:
+    """``after`` (the text after the block) with the clauses about another pollutant or another of the prompt's series
+    (``series``: the one asked and the others, :func:`~polyreward.verifiers.forecast_series.asked_and_other_series`;
+    red team ``holdout_r53``: "Guanyuan should be near 75."), the sentences about a later
     horizon, the short month-days that are the prompt's dates and the numbers that count no quantity of air (clock
     times, ordinal days, a cited chapter or page: :data:`_NOT_A_VALUE`) blanked (module docstring); the same length.
     ``other_quantities_left_out("Issued 18:00 KST.", (), frozenset())`` leaves no digit."""
@@ -164,11 +169,12 @@ def other_quantities_left_out(after: str, pollutants: Sequence[str], days: froze
         sentence = after[a:b]
         if _LATER.search(sentence) and not _TOMORROW.search(sentence) and not _ALTERNATIVE.search(sentence):
             blank(a, b)
-    if pollutants:
+    if pollutants or series[1]:
         cuts = [0, *sorted({m.start() for m in _CLAUSE.finditer(after)}), len(after)]
         for a, b in zip(cuts, cuts[1:]):
             named = {_pollutant(m.group()) for m in _GAS.finditer(after, a, b)}
-            if named and not named & set(pollutants) and not _ALTERNATIVE.search(after, a, b):
+            if (named and not named & set(pollutants) or names_only_other_series(after[a:b], *series)) \
+                    and not _ALTERNATIVE.search(after, a, b):
                 blank(a, b)
     return "".join(chars)
 # "no" / "without" as the determiner of a noun of the world the forecast is reasoned from ("with no trend in the evening

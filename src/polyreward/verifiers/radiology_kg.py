@@ -614,22 +614,52 @@ def _label_status(match: re.Match, lex: Lexicon) -> str:
 
 
 # a status before a colon that heads a list of findings ("Absent: pneumothorax, pleural effusion", "Negative:
-# pneumothorax", "Present: ...; absent: pneumothorax"): the status of each finding listed, to the clause's end
+# pneumothorax", "Present: ...; absent: pneumothorax"): the status of each finding listed, to the clause's end (the
+# blanks around a list marker taken possessively: 10 KB of spaces before a colon took 4.5 s; holdout_r53)
 _DENYING_HEADER = re.compile(
-    r"(?im)(^[ \t]*(?:[-*\u2022]|\d{1,2}[.)])?[ \t]*|[.!?;][ \t]+)(?:absent|not\s+present|negative|excluded|ruled\s+out|"
+    r"(?im)(^[ \t]*+(?:[-*\u2022]|\d{1,2}[.)])?[ \t]*+|[.!?;][ \t]++)(?:absent|not\s+present|negative|excluded|ruled\s+out|"
     r"denied|not\s+seen)[ \t]*:[ \t]*([^\n.;:]+)")
 _LIST_ITEM_BREAK = re.compile(r",|\b(?:and|or|nor)\b|/", re.IGNORECASE)
 
 
-def _denied_lists(text: str) -> str:
+# a heading of a few words before a colon that heads a list ("Findings resolved since the prior study: ...",
+# "No longer seen: ..."): read by :func:`_denies_its_list`
+_LIST_HEADING = re.compile(r"(?m)(^[ \t]*+(?:[-*\u2022#]++|\d{1,2}[.)])?[ \t]*+|[.!?;][ \t]++)([A-Za-z][\w ,/-]{0,60}?)[ \t]*:[ \t]*([^\n.;:]+)")
+
+
+def _denies_its_list(heading: str, lex: Lexicon) -> bool:
+    """Whether a list's heading gives its items a denying status by a post-negation cue of the lexicon ("resolved",
+    "no longer seen", "has cleared", "not identified"): "Findings resolved since the prior study:" denies what it
+    lists. Not when the heading names a finding itself (it is then a "Label: status" statement), nor when a negation
+    or a degree word stands before the cue ("Not resolved:", "Nearly resolved:": the findings are still there)."""
+    tokens = tokenize(heading)
+    spans = lexicon_spans(tokens, lex)
+    if any(table == "phrase" and kind in ("disorder", "device") for _, _, table, kind, _ in spans):
+        return False
+    for start, _, table, kind, _ in spans:
+        if table == "cue" and kind == "negation_post":
+            return not any(token in _PARTLY or lex.cues.get((token,)) == "negation_pre" for token in tokens[:start])
+    return False
+
+
+def _denied_lists(text: str, lex: Lexicon) -> str:
     """A denying status heading a list ("Absent: pneumothorax, pleural effusion.") read as a denial of each finding
     listed ("No pneumothorax. No pleural effusion."): read as a "Label: status" statement it named the status word a
     label and left every finding listed present (the genuine sweep's Qwen3 / DeepSeek-R1 reports, whose reasoning
-    restates the prompt's "Present: ...; absent: ..." lists; ``benchmarks/other_rewards_genuine_sweep.py``)."""
+    restates the prompt's "Present: ...; absent: ..." lists; ``benchmarks/other_rewards_genuine_sweep.py``). So is a
+    heading whose words give the list a resolved or unseen status (:func:`_denies_its_list`: "Findings resolved since
+    the prior study: left basilar atelectasis, right upper lobe nodule." states neither finding now; the colon had
+    ended the clause before the cue could reach them: red team ``holdout_r53``)."""
     def deny(match: re.Match) -> str:
         items = [item.strip() for item in _LIST_ITEM_BREAK.split(match.group(2)) if item.strip()]
         return match.group(1) + " ".join(f"No {item}." for item in items) + " "
-    return _DENYING_HEADER.sub(deny, text)
+
+    def deny_when_heading_denies(match: re.Match) -> str:
+        if not _denies_its_list(match.group(2), lex):
+            return match.group()
+        items = [item.strip() for item in _LIST_ITEM_BREAK.split(match.group(3)) if item.strip()]
+        return match.group(1) + " ".join(f"No {item}." for item in items) + " "
+    return _LIST_HEADING.sub(deny_when_heading_denies, _DENYING_HEADER.sub(deny, text))
 
 
 # a label and a colon at a line start (after a bullet or a markdown heading mark) or after a sentence end
@@ -730,7 +760,7 @@ def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = 
     text = _marked_statements(text)
     text = _answered_questions(text, lex) if "?" in text else text
     text = _without_counterfactuals(text) if "if" in text.casefold() else text
-    text = _denied_lists(text) if ":" in text else text
+    text = _denied_lists(text, lex) if ":" in text else text
     text = _without_section_headers(text, lex) if ":" in text else text
     text = _LABEL_STATUS.sub(lambda match: _label_status(match, lex), text) if ":" in text else text
     text = _without_empty_asides(text, lex) if "(" in text else text  # after the likelihoods and checklist marks

@@ -583,8 +583,34 @@ def _fences_in(text: str):
         yield opening, text[opening.end():closing.start() if closing else len(text)].strip(), position
 
 
+# (red team holdout_r53) a line of prose that plans a call for after the one made now: a clause that waits for the
+# current call or a word of sequence, then the writer's future call ("Once this returns a booking id, I'll call
+# send_confirmation(...)", "Next, I will run get_weather(...)", "After that I'd call ...")
+_PLANNED_CALL = re.compile(
+    r"(?im)^[^\S\n]*(?:[-*][^\S\n]+)?(?:(?:once|after|when|as[^\S\n]+soon[^\S\n]+as)\b[^\n,;:]{0,80}[,;][^\S\n]*(?:then[^\S\n]+)?"
+    r"|(?:next|then|later|afterwards?|after[^\S\n]+that|subsequently)\b[,;]?[^\S\n]*)"
+    r"(?:I|we)(?:['’]ll|['’]d|[^\S\n]+(?:will|would|shall|can|plan[^\S\n]+to))[^\S\n]+(?:call|run|send|use|invoke|issue|make|do)\b[^\n]*"
+    r"(?:\n(?=[^\S\n]*[{\[]).*)?")
+
+
+_SEQUENCE_WORD = re.compile(r"\b(?:once|after|when|soon|next|then|later|afterwards|subsequently)\b", re.IGNORECASE)
+
+
+def without_planned_calls(prose: str) -> str:
+    """``prose`` without its lines that plan a call for after the one made now (:data:`_PLANNED_CALL`): "Once this
+    returns a booking id, I'll call send_confirmation({...})." after the block names the next step, which is no call
+    of this reply, as a block led in by "tomorrow the request will be:" is none (the lead-in rule of
+    ``toolrl_correctness``); the line after such a line is taken with it when it opens a JSON value. Read only in a
+    reply that makes a call in a ``<tool_call>`` block (the call the plan comes after): a reply whose only call is
+    "Next, I'll call: {...}" makes it now. A call made now beside a plan ("Calling it now: ...") is read as before."""
+    if not _SEQUENCE_WORD.search(prose):  # (speed: most replies plan nothing)
+        return prose
+    return _PLANNED_CALL.sub(lambda match: "\n" * match.group().count("\n"), prose)
+
+
 def _read_free_text(text: str) -> tuple[list[Call], list[Call]]:
     """(calls in code fences, calls in the prose around them) of text outside blocks and ``<think>``."""
+    blocked = "<tool_call" in text.lower()  # a call made now in a block, which a planned call comes after
     text = _without(_without(text, "think"), "tool_call")
     for tag in _SET_ASIDE_ELEMENTS:  # '<draft>{"name": ...}</draft>' then the block: a draft, no call (holdout_r46)
         if f"<{tag}>" in text.lower():
@@ -610,11 +636,11 @@ def _read_free_text(text: str) -> tuple[list[Call], list[Call]]:
         # a fence whose info string declares a tool call (```tool_code) is calls however its body is written
         calls.extend(fence or tool_fence_calls(opening.group()[len(opening.group(1)):], body, _json_calls))
     rest.append(text[position:])
-    prose = "".join(rest)
+    prose = without_planned_calls("".join(rest)) if blocked else "".join(rest)
     prose, tagged = python_tag_calls(prose, _json_calls)  # Llama 3.1's <|python_tag|>{...}: read once (holdout_r31)
     if "<function=" in prose.lower():  # Llama 3.1's custom-tool format: <function=name>{"arg": 1}</function>
         prose = _FUNCTION_TAG.sub(lambda m: tagged.append(_function_tag_call(m, len(tagged) + 1)) or "\n", prose)
-    named = named_argument_calls(text, _STRICT.raw_decode, _holds_call) if "{" in text else []
+    named = named_argument_calls(without_planned_calls(text) if blocked else text, _STRICT.raw_decode, _holds_call) if "{" in text else []
     lines = call_lines(prose) if "(" in prose else []
     yaml = yaml_item_calls(prose) if "name" in prose else []
     return calls, tagged + _scan_objects(prose, "text") + _other_formats(prose) + named + lines + yaml + command_calls(prose)
