@@ -208,6 +208,22 @@ def uncoloured(text: str) -> str:
     before this, by :mod:`.hidden_text`): ``\\boxed{\\textcolor{green}{C}}`` shows the letter ``{C}``."""
     return _COLOR.sub("", text)
 
+
+# emphasis a reader reads through: underlined, bold, italic (a group of plain text: no nested braces)
+_EMPHASIS = re.compile(r"\\(?:underline|uline|textbf|textit|emph|textsl|textsf|texttt|mathbf|mathit|boldsymbol)\s*\{([^{}]*)\}")
+
+
+def without_emphasis(text: str) -> str:
+    """``text`` with its colour commands dropped (:func:`uncoloured`) and its emphasis commands read as their text
+    (red team ``holdout_r54``: ``$\\underline{47.2}$`` is the forecast 47.2, ``\\boxed{\\textcolor{red}{D}}`` boxes D):
+    how a value is set, never what it is, for the readers of a forecast or an option letter.
+
+    >>> without_emphasis("$\\underline{47.2}$ and \\textcolor{red}{402.5}")
+    '$47.2$ and {402.5}'
+    """
+    return _EMPHASIS.sub(r"\1", uncoloured(text)) if "\\" in text else text
+
+
 _TEXT_ONLY = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{([A-Za-z \-]{1,80})\}")
 _TIMES_X = re.compile(r"(?<=\d) +x +(?=\d)")
 _APPROX_PREFIX = re.compile(r"^\s*(?:\\approx|≈|\\sim)\s*")
