@@ -68,6 +68,8 @@ from polyreward.verifiers.label_answers import LABELS, extract_label, squeeze_wh
 from polyreward.verifiers.label_sets import initialism_of, spelling_key
 from polyreward.verifiers.option_checks import cognate_mentions
 from polyreward.verifiers.options import parse_options
+from polyreward.verifiers.hidden_text import unstruck
+from polyreward.verifiers.markdown_blocks import unquoted_alerts
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.record_fields import committed_field, rendered_lines, selected_rows, trailing_record
 from polyreward.verifiers.text_forms import plain_text
@@ -82,7 +84,9 @@ _PARENTHESISED = re.compile(r"\(([A-Z])\)")
 # (a parenthesised gloss may follow the letter: GPT-4o's "- **A (LAD):** anterior leads", red team holdout_r38)
 # (red team holdout_r44: or an arrow after the letter, "A → azithromycin is kept for penicillin allergy."; not a
 # chain of letters, "A → B → C")
-_LINE_START = re.compile(r"(?m)^\s*(?:[-*]\s*)?\**([A-Z])(?:\s+\([^()\n]{1,40}\))?\**(?:[.):]\**\s|[ \t]*(?:→|->|=>|⇒)[ \t](?![A-Z]\b))")
+# (red team holdout_r54: after any line marker a reader takes for a bullet -- "+", a block quote's ">", an emoji or a
+# check mark: "🔸 A. Dextrose — ...", "> - A. Vein occlusion: ...", "✅ B. Thiamine — ...")
+_LINE_START = re.compile(r"(?m)^\s*(?:[^\w\s(\[{\\$|`'\"]\s*){0,3}?\**([A-Z])(?:\s+\([^()\n]{1,40}\))?\**(?:[.):]\**\s|[ \t]*(?:→|->|=>|⇒)[ \t](?![A-Z]\b))")
 # a markdown table row whose first cell is one option letter ("| A | no -- conceals the error |"), alone or as the
 # label of the option's text ("| A. IV diphenhydramine | adjunct for hives only |"; red team holdout_r40)
 _TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[ \t]*\**\(?([A-Z])\)?\**(?:[.):][^|\n]*)?[ \t]*\|")
@@ -872,6 +876,9 @@ class ClinicalComprehensiveness(_OptionsReward):
         if reaches_no_answer(text, options):  # red team holdout_r50, holdout_r52
             return Scored(0.0, "no final answer: a weighing that reaches no answer")
         reasoning = rendered_lines(reasoning) or reasoning  # '{"notes": {"A": "..."}}', <option id="A"> (holdout_r46)
+        # the weighing a reader sees (red team holdout_r54): "A &rarr; ..." is "A → ...", and an option weighed only
+        # in hidden text (display:none, \phantom, white, a collapsed <details>, erased by backspaces) is not weighed
+        reasoning = squeeze_whitespace(visible_text(unquoted_alerts(unstruck(reasoning))))
         if options:
             weighed, total = weighed_letters(reasoning, options), len(options)
         else:
