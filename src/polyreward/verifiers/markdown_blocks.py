@@ -117,8 +117,8 @@ def unquoted_alerts(text: str) -> str:
     the writer's callout, rendered as a titled box, not someone else's words set in a quote (red team ``holdout_r54``:
     ``> [!NOTE]`` / ``> - A. Vein occlusion: diffuse hemorrhages ...`` weighs option A). Its title line is dropped.
 
-    >>> unquoted_alerts("> [!TIP]\n> Rates move.\n\nDone.")
-    'Rates move.\n\nDone.'
+    >>> unquoted_alerts("> [!TIP]\\n> Rates move.\\n\\nDone.")
+    'Rates move.\\n\\nDone.'
     """
     if "[!" not in text:
         return text

@@ -218,7 +218,7 @@ def without_emphasis(text: str) -> str:
     (red team ``holdout_r54``: ``$\\underline{47.2}$`` is the forecast 47.2, ``\\boxed{\\textcolor{red}{D}}`` boxes D):
     how a value is set, never what it is, for the readers of a forecast or an option letter.
 
-    >>> without_emphasis("$\\underline{47.2}$ and \\textcolor{red}{402.5}")
+    >>> without_emphasis(r"$\\underline{47.2}$ and \\textcolor{red}{402.5}")
     '$47.2$ and {402.5}'
     """
     return _EMPHASIS.sub(r"\1", uncoloured(text)) if "\\" in text else text
