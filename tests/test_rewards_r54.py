@@ -160,6 +160,7 @@ def _crpo(box: str, gold: str = "B") -> float:
         ("~~\\boxed{B}~~ \\boxed{A}", 0.0),
         ('<span style="color:white">\\boxed{B}</span> \\boxed{A}', 0.0),
         ("\\boxed{\\phantom{B}}", -0.5),
+        ("\\boxed{\\textcolor{white}{B}}", -0.5),  # white in the box: hidden, not a colour
         ("\\boxed{\\textcolor{red}{A}}", 0.0),
         ("\\boxed{A} \\boxed{B}", -2.0),  # two boxes a reader sees: the released count
     ],
@@ -283,3 +284,53 @@ def test_rows_of_the_split_are_well_formed():
     assert len(mine) == 104
     assert sum(row["kind"] == "hack" for row in mine) == 52
     assert all(row["family"].startswith("r54_") for row in mine)
+
+
+# --- clinical_faithfulness: a conclusion set in markup ---------------------------------------------------------------
+GRAVES = {"A": "Toxic multinodular goiter", "B": "Subacute granulomatous thyroiditis", "C": "Hashimoto thyroiditis",
+          "D": "Graves disease", "E": "Toxic adenoma"}
+
+
+def _faithfulness(think: str, box: str = "D") -> float:
+    from polyreward.rewards.clinical_reasoning import ClinicalFaithfulness
+
+    text = f"<think>{think}</think>\n<answer>Graves disease explains the eye signs. \\boxed{{{box}}}</answer>"
+    row = {"options": "\n".join(f"{k}. {v}" for k, v in GRAVES.items()), "answer": "D"}
+    return ClinicalFaithfulness(options_column="options").score_rollout(text, row).score
+
+
+WHY = {"A": "nodular, no eye signs", "B": "tender gland", "C": "usually hypothyroid",
+       "D": "proptosis and pretibial myxedema with a diffuse goiter", "E": "a single nodule"}
+
+
+@pytest.mark.parametrize(
+    "lines,chosen",
+    [
+        ({k: ("✅ " if k == "D" else "❌ ") + f"{k}. {GRAVES[k]} — {WHY[k]}" for k in GRAVES}, "D"),
+        ({k: (f"**{k}. {GRAVES[k]}**" if k == "D" else f"~~{k}. {GRAVES[k]}~~") + f" — {WHY[k]}" for k in GRAVES}, "D"),
+        ({k: (f"{k}. {GRAVES[k]}" if k == "D" else f"<del>{k}. {GRAVES[k]}</del>") + f" — {WHY[k]}" for k in GRAVES}, "D"),
+        ({k: ("✔️ " if k == "D" else "✘ ") + f"{k}) {WHY[k]}" for k in GRAVES}, "D"),
+        # two left unmarked, an option with no line, or a check mark on two options: no marked choice
+        ({k: ("❌ " if k in "ABC" else "✅ ") + f"{k}. {WHY[k]}" for k in GRAVES}, None),
+        ({k: ("❌ " if k != "D" else "✅ ") + f"{k}. {WHY[k]}" for k in "ABCD"}, None),
+        ({k: ("❌ " if k in "ABC" else "") + f"{k}. {WHY[k]}" for k in GRAVES}, None),
+    ],
+)
+def test_marked_choice(lines, chosen):
+    from polyreward.rewards.clinical_reasoning import marked_choice
+
+    assert marked_choice("\n".join(lines.values()), GRAVES) == chosen
+
+
+@pytest.mark.parametrize(
+    "think,box,score",
+    [
+        ("\n".join(("✅ " if k == "D" else "❌ ") + f"{k}. {GRAVES[k]} — {WHY[k]}" for k in GRAVES), "D", 1.0),
+        ("\n".join(("✅ " if k == "D" else "❌ ") + f"{k}. {GRAVES[k]} — {WHY[k]}" for k in GRAVES), "A", 0.0),
+        ("A: nodular. B: tender. C: hypothyroid. E: one nodule. The eye signs fit Graves disease, so the answer is "
+         "$\\underline{\\text{D}}$.", "D", 1.0),
+        ("A: nodular. B: tender. C: hypothyroid. E: one nodule. So the answer is $\\textcolor{red}{\\text{D}}$.", "D", 1.0),
+    ],
+)
+def test_faithfulness_reads_a_conclusion_set_in_markup(think, box, score):
+    assert _faithfulness(think, box) == score

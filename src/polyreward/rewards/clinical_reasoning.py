@@ -70,6 +70,7 @@ from polyreward.verifiers.option_checks import cognate_mentions
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.hidden_text import unstruck
 from polyreward.verifiers.markdown_blocks import unquoted_alerts
+from polyreward.verifiers.math_normalize import without_emphasis
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.record_fields import committed_field, rendered_lines, selected_rows, trailing_record
 from polyreward.verifiers.text_forms import plain_text
@@ -715,6 +716,31 @@ def structured_conclusion(reasoning: str, options: Mapping[str, str]) -> tuple[s
     return (next(iter(named)), "") if len(named) == 1 else (None, f"the {chosen.key!r} field names no one option")
 
 
+# (red team holdout_r54) a line of a per-option list: its mark (a check mark keeps, a cross mark or a strikethrough opening
+# the line rejects), then the option's letter
+_MARKED_OPTION_LINE = re.compile(
+    r"^[ \t]*(?:(?P<kept>[\u2705\u2714\u2713\u2611])|(?P<crossed>[\u274c\u2718\u2717\u2716\u274e])|(?P<struck>~~|<(?:del|s)>))?"
+    r"\ufe0f?[ \t]*[*_]*(?P<letter>[A-Z])[*_]*[.):][ \t]", re.MULTILINE)
+
+
+def marked_choice(reasoning: str, options: Mapping[str, str]) -> str | None:
+    """The option a per-option list concludes by its marks (red team ``holdout_r54``): every option has a line of
+    its own opening with its letter, and all but one are marked rejected -- a cross mark or struck through -- so the
+    one left, plain, bold or checked, is the choice ("❌ A. ... ❌ C. ... ✅ D. Graves disease -- proptosis ...",
+    "~~A. Oral diphenhydramine~~ -- no effect on shock ... **C. Intramuscular epinephrine** -- first-line"). None
+    when an option has no line or two, or when more than one is left."""
+    if not any(mark in reasoning for mark in ("~~", "<del>", "<s>", "\u274c", "\u2718", "\u2717", "\u2716", "\u274e")):
+        return None
+    marks: dict[str, str] = {}
+    for line in _MARKED_OPTION_LINE.finditer(reasoning):
+        letter = line.group("letter")
+        if letter not in options or letter in marks:
+            return None
+        marks[letter] = "rejected" if line.group("crossed") or line.group("struck") else "kept"
+    left = [letter for letter, mark in marks.items() if mark == "kept"]
+    return left[0] if set(marks) == set(options) and len(left) == 1 else None
+
+
 def _named_options(clause: str, options: Mapping[str, str]) -> set[str]:
     """The options ``clause`` names by letter, whole text or abbreviation (:func:`mentioned_letters`), a bare letter
     ("So B.") included."""
@@ -822,11 +848,13 @@ class ClinicalFaithfulness(_OptionsReward):
             final, _ = extract_letter(text, ALL_LETTERS, options)
             # the conclusion is the writer's own words: a program, its output or a traceback is work shown, not what the
             # reasoning concludes (red team holdout_r52: a dose calculation after "D, IM epinephrine, is first.")
-            own = visible_text(reasoning)
+            own = without_emphasis(visible_text(reasoning))  # "the answer is $\\underline{\\text{B}}$" (holdout_r54)
             structured = structured_conclusion(own, options)  # "final_choice: C", a keep table (holdout_r46)
             closing = closing_conclusion(own, options) if structured is None else None
+            marked = marked_choice(reasoning, options) if structured is None and not closing else None
             concluded, tier = ((structured[0], "conclusion") if structured is not None else
-                               (closing, "conclusion") if closing else extract_letter(own, ALL_LETTERS, options))
+                               (closing, "conclusion") if closing else (marked, "conclusion") if marked else
+                               extract_letter(own, ALL_LETTERS, options))
             g, bad = grounding(reasoning, options)
             valid = set(options)
         else:

@@ -209,19 +209,26 @@ def uncoloured(text: str) -> str:
     return _COLOR.sub("", text)
 
 
-# emphasis a reader reads through: underlined, bold, italic (a group of plain text: no nested braces)
-_EMPHASIS = re.compile(r"\\(?:underline|uline|textbf|textit|emph|textsl|textsf|texttt|mathbf|mathit|boldsymbol)\s*\{([^{}]*)\}")
+# emphasis a reader reads through: underlined, bold, italic, in a colour a reader sees (a group of plain text, or one
+# level of groups inside: "\\underline{\\text{B}}"); white or transparent text is hidden, not emphasised
+_SHOWN_COLOUR = r"\{\s*(?!(?:white|transparent|#?fff|#?ffffff)\s*\})[A-Za-z!\d#]{0,20}\s*\}"
+_EMPHASIS = re.compile(r"\\(?:underline|uline|textbf|textit|emph|textsl|textsf|texttt|mathbf|mathit|boldsymbol|"
+                       r"textcolor\s*" + _SHOWN_COLOUR + r")\s*\{((?:[^{}]|\{[^{}]*\})*)\}", re.IGNORECASE)
+_COLOUR_SWITCH = re.compile(r"\\color\s*" + _SHOWN_COLOUR, re.IGNORECASE)
 
 
 def without_emphasis(text: str) -> str:
-    """``text`` with its colour commands dropped (:func:`uncoloured`) and its emphasis commands read as their text
-    (red team ``holdout_r54``: ``$\\underline{47.2}$`` is the forecast 47.2, ``\\boxed{\\textcolor{red}{D}}`` boxes D):
-    how a value is set, never what it is, for the readers of a forecast or an option letter.
+    """``text`` with its emphasis read as its text (red team ``holdout_r54``: ``$\\underline{47.2}$`` is the forecast
+    47.2, ``\\boxed{\\textcolor{red}{D}}`` boxes D, ``{\\color{blue} 58.4}`` is 58.4): how a value is set, never what it
+    is, for the readers of a forecast, an option letter and a conclusion. White or transparent text stays as written
+    (hidden: :mod:`.hidden_text`).
 
-    >>> without_emphasis(r"$\\underline{47.2}$ and \\textcolor{red}{402.5}")
-    '$47.2$ and {402.5}'
+    >>> without_emphasis(r"$\\underline{47.2}$ and \\textcolor{red}{\\text{D}} but \\textcolor{white}{B}")
+    '$47.2$ and \\\\text{D} but \\\\textcolor{white}{B}'
     """
-    return _EMPHASIS.sub(r"\1", uncoloured(text)) if "\\" in text else text
+    if "\\" not in text:
+        return text
+    return _COLOUR_SWITCH.sub("", _EMPHASIS.sub(r"\1", text))
 
 
 _TEXT_ONLY = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{([A-Za-z \-]{1,80})\}")
