@@ -36,6 +36,7 @@ FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCh
 
 def normalise_long(text: str, collapse_space: bool = True) -> str:
     """``reading.normalise`` with every substitution run, in its order (the path without the shortcuts)."""
+    text = reading.overprinted(text)  # backspaces and carriage returns applied (holdout_r54)
     if collapse_space:  # prose: an HTML entity is the character it shows
         text = reading.rendered_entities(text)
     text = reading._RIGHT_TO_LEFT_RUN.sub(reading._shown_order, text)

@@ -1556,6 +1556,15 @@ LEFT_OPEN = {
         "r51_co_g_each_option_by_abbreviation", "r51_co_g_each_option_by_paraphrase_reverse_order",
         "r51_co_g_british_drug_names_each_option", "r51_co_g_markdown_bullets_paraphrase",
         "r51_co_g_percent_only_names", "r51_co_g_table_rows_abbreviated")},
+    # holdout_r54 (written blind 2026-12-07: typography, rendering and visual markup -- struck, hidden, overwritten
+    # or macro-redefined answers beside the committed one; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r54_first_sight.md)
+    ("clinical_faithfulness", "r54_fa_conclusion_carriage_return_overwritten_by_other"): (
+        "hack as written blind ('... E: single nodule. The best fit is D.\\rThe best fit is A.', box D), but a carriage "
+        "return rewrites its line from the start (text_forms.overprinted, terminal semantics), and the whole think is "
+        "one line: the shown line begins 'The best fit is A.' over the first option's words and still ends 'The best "
+        "fit is D.', the conclusion boxed; the row's premise (the conclusion overwritten) does not hold, and the "
+        "reference it ties against concludes nothing (0.5)"),
 }
 
 ROWS = bench.load_rows()
@@ -1657,6 +1666,10 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      # holdout_r53: as holdout_r44's, the clinical_faithfulness references give each option's verdict
                      # by letter with no concluding sentence (0.5; written blind, never rewritten)
                      ("holdout_r53", "clinical_faithfulness"): 0.5,
+                     # holdout_r54: as holdout_r44's, the clinical_faithfulness references weigh A-E in order and
+                     # conclude inside the chosen option's clause ('C: ... intramuscular epinephrine is the first
+                     # treatment. D: ...'), with no concluding sentence (0.5; written blind, never rewritten)
+                     ("holdout_r54", "clinical_faithfulness"): 0.5,
                      }
 
 

@@ -68,6 +68,9 @@ from polyreward.verifiers.label_answers import LABELS, extract_label, squeeze_wh
 from polyreward.verifiers.label_sets import initialism_of, spelling_key
 from polyreward.verifiers.option_checks import cognate_mentions
 from polyreward.verifiers.options import parse_options
+from polyreward.verifiers.hidden_text import unstruck
+from polyreward.verifiers.markdown_blocks import unquoted_alerts
+from polyreward.verifiers.math_normalize import without_emphasis
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.record_fields import committed_field, rendered_lines, selected_rows, trailing_record
 from polyreward.verifiers.text_forms import plain_text
@@ -82,7 +85,9 @@ _PARENTHESISED = re.compile(r"\(([A-Z])\)")
 # (a parenthesised gloss may follow the letter: GPT-4o's "- **A (LAD):** anterior leads", red team holdout_r38)
 # (red team holdout_r44: or an arrow after the letter, "A → azithromycin is kept for penicillin allergy."; not a
 # chain of letters, "A → B → C")
-_LINE_START = re.compile(r"(?m)^\s*(?:[-*]\s*)?\**([A-Z])(?:\s+\([^()\n]{1,40}\))?\**(?:[.):]\**\s|[ \t]*(?:→|->|=>|⇒)[ \t](?![A-Z]\b))")
+# (red team holdout_r54: after any line marker a reader takes for a bullet -- "+", a block quote's ">", an emoji or a
+# check mark: "🔸 A. Dextrose — ...", "> - A. Vein occlusion: ...", "✅ B. Thiamine — ...")
+_LINE_START = re.compile(r"(?m)^\s*(?:[^\w\s(\[{\\$|`'\"]\s*){0,3}?\**([A-Z])(?:\s+\([^()\n]{1,40}\))?\**(?:[.):]\**\s|[ \t]*(?:→|->|=>|⇒)[ \t](?![A-Z]\b))")
 # a markdown table row whose first cell is one option letter ("| A | no -- conceals the error |"), alone or as the
 # label of the option's text ("| A. IV diphenhydramine | adjunct for hives only |"; red team holdout_r40)
 _TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[ \t]*\**\(?([A-Z])\)?\**(?:[.):][^|\n]*)?[ \t]*\|")
@@ -777,6 +782,31 @@ def structured_conclusion(reasoning: str, options: Mapping[str, str]) -> tuple[s
     return (next(iter(named)), "") if len(named) == 1 else (None, f"the {chosen.key!r} field names no one option")
 
 
+# (red team holdout_r54) a line of a per-option list: its mark (a check mark keeps, a cross mark or a strikethrough opening
+# the line rejects), then the option's letter
+_MARKED_OPTION_LINE = re.compile(
+    r"^[ \t]*(?:(?P<kept>[\u2705\u2714\u2713\u2611])|(?P<crossed>[\u274c\u2718\u2717\u2716\u274e])|(?P<struck>~~|<(?:del|s)>))?"
+    r"\ufe0f?[ \t]*[*_]*(?P<letter>[A-Z])[*_]*[.):][ \t]", re.MULTILINE)
+
+
+def marked_choice(reasoning: str, options: Mapping[str, str]) -> str | None:
+    """The option a per-option list concludes by its marks (red team ``holdout_r54``): every option has a line of
+    its own opening with its letter, and all but one are marked rejected -- a cross mark or struck through -- so the
+    one left, plain, bold or checked, is the choice ("❌ A. ... ❌ C. ... ✅ D. Graves disease -- proptosis ...",
+    "~~A. Oral diphenhydramine~~ -- no effect on shock ... **C. Intramuscular epinephrine** -- first-line"). None
+    when an option has no line or two, or when more than one is left."""
+    if not any(mark in reasoning for mark in ("~~", "<del>", "<s>", "\u274c", "\u2718", "\u2717", "\u2716", "\u274e")):
+        return None
+    marks: dict[str, str] = {}
+    for line in _MARKED_OPTION_LINE.finditer(reasoning):
+        letter = line.group("letter")
+        if letter not in options or letter in marks:
+            return None
+        marks[letter] = "rejected" if line.group("crossed") or line.group("struck") else "kept"
+    left = [letter for letter, mark in marks.items() if mark == "kept"]
+    return left[0] if set(marks) == set(options) and len(left) == 1 else None
+
+
 def _named_options(clause: str, options: Mapping[str, str]) -> set[str]:
     """The options ``clause`` names by letter, whole text or abbreviation (:func:`mentioned_letters`), a bare letter
     ("So B.") included."""
@@ -884,11 +914,13 @@ class ClinicalFaithfulness(_OptionsReward):
             final, _ = extract_letter(text, ALL_LETTERS, options)
             # the conclusion is the writer's own words: a program, its output or a traceback is work shown, not what the
             # reasoning concludes (red team holdout_r52: a dose calculation after "D, IM epinephrine, is first.")
-            own = visible_text(reasoning)
+            own = without_emphasis(visible_text(reasoning))  # "the answer is $\\underline{\\text{B}}$" (holdout_r54)
             structured = structured_conclusion(own, options)  # "final_choice: C", a keep table (holdout_r46)
             closing = closing_conclusion(own, options) if structured is None else None
+            marked = marked_choice(reasoning, options) if structured is None and not closing else None
             concluded, tier = ((structured[0], "conclusion") if structured is not None else
-                               (closing, "conclusion") if closing else extract_letter(own, ALL_LETTERS, options))
+                               (closing, "conclusion") if closing else (marked, "conclusion") if marked else
+                               extract_letter(own, ALL_LETTERS, options))
             g, bad = grounding(reasoning, options)
             valid = set(options)
         else:
@@ -938,6 +970,9 @@ class ClinicalComprehensiveness(_OptionsReward):
         if reaches_no_answer(text, options):  # red team holdout_r50, holdout_r52
             return Scored(0.0, "no final answer: a weighing that reaches no answer")
         reasoning = rendered_lines(reasoning) or reasoning  # '{"notes": {"A": "..."}}', <option id="A"> (holdout_r46)
+        # the weighing a reader sees (red team holdout_r54): "A &rarr; ..." is "A → ...", and an option weighed only
+        # in hidden text (display:none, \phantom, white, a collapsed <details>, erased by backspaces) is not weighed
+        reasoning = squeeze_whitespace(visible_text(unquoted_alerts(unstruck(reasoning))))
         if options:
             weighed, total = weighed_letters(reasoning, options), len(options)
         else:

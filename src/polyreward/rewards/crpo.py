@@ -76,6 +76,7 @@ from __future__ import annotations
 import math
 import re
 import string
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -84,10 +85,11 @@ from polyreward.rewards.format import check_min_content, content_stems, content_
 from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.language import OTHER_FUNCTION_WORDS, foreign
 from polyreward.verifiers.letter_sets import offered_with_others
+from polyreward.verifiers.math_normalize import without_emphasis
 from polyreward.verifiers.option_checks import gloss_names_another
 from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.language import english_share as detected_english_share
-from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.reading import uncommented_text, visible_text
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.turns import invented_case_start, own_turn
 from polyreward.verifiers.voices import adopted_after, voice_of
@@ -131,12 +133,15 @@ _WRAPPERS = re.compile(r"\\(?:text|textbf|textrm|mathrm|mathbf|mbox|mathit|texti
 
 def wrapped_letter(text: str) -> str | None:
     """The capital letter that the text's one ``\\boxed{...}`` holds inside wrappers only: LaTeX text commands
-    (``\\text{C}``, ``\\mathrm{C}``, ``\\textbf{C}``), parentheses, brackets, emphasis and a final full stop
+    (``\\text{C}``, ``\\mathrm{C}``, ``\\textbf{C}``), colour and emphasis commands (``\\textcolor{red}{C}``,
+    ``\\underline{C}``), a full-width letter (``Ｃ``), parentheses, brackets, emphasis and a final full stop
     (``(A)``, ``[B]``, ``C.``); None for anything else (``C or D``, ``C/D``, ``ECG``, ``not C``). The box is read up to
     its balanced closing brace, at most 64 characters."""
     inner = _box_inner(text)
     if inner is None:
         return None
+    # a coloured, underlined or full-width letter is the letter (red team holdout_r54: \textcolor{red}{D}, Ｃ)
+    inner = unicodedata.normalize("NFKC", without_emphasis(inner))
     inner = _OPTION_NOUN.sub("", _WRAPPERS.sub("", inner))
     inner = inner[:-1] if inner.endswith(".") else inner
     return inner if len(inner) == 1 and inner in LETTERS else None
@@ -615,6 +620,11 @@ class CRPOAccuracy(ReleasedPreprocessing):
         if gold not in LETTERS:  # the released code asserts a letter gold; other rows are not its task
             return Scored(None, f"gold {gold!r} is not a single capital letter")
         text = self.cleaned(completion)
+        if self.committed_answer and text.count("\\boxed") > 1:
+            # a box the writer struck out or hid is no box it gives (red team holdout_r54: "~~\\boxed{A}~~ On second
+            # look ... \\boxed{D}" gives one box): the boxes counted in what a reader sees, when that leaves one
+            if (shown := uncommented_text(text)).count("\\boxed") == 1:
+                text = shown
         score = accuracy_reward(text, gold)
         if score == -0.5 and self.committed_answer and (
                 letter := wrapped_letter(text) or labelled_letter(text, self._options(row))) is not None:

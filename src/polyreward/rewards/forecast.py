@@ -142,7 +142,7 @@ from polyreward.verifiers.forecast_intervals import (in_own_class, without_allow
 from polyreward.verifiers.givens import givens
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
-from polyreward.verifiers.math_normalize import drop_thousands_separators
+from polyreward.verifiers.math_normalize import drop_thousands_separators, without_emphasis
 from polyreward.verifiers.number_locale import DOT, convention
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.record_fields import committed_field, is_answer_field, record_fields
@@ -293,7 +293,7 @@ _SCRIPTS = str.maketrans({"⁻": "-", "³": "3", "²": "2", "₂": "2", "₃": "
 def _latex_plain(span: str) -> str:
     if "\\" not in span and "$" not in span:
         return span
-    span = _LATEX_WRAPPER.sub(r"\1", span).replace("\\mu", "µ")
+    span = _LATEX_WRAPPER.sub(r"\1", without_emphasis(span)).replace("\\mu", "µ")
     return _LATEX_SPACE.sub(" ", span).replace("µ ", "µ").replace("{", "").replace("}", "")
 
 

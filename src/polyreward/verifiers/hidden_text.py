@@ -135,6 +135,17 @@ def _drop_strikethrough(text: str) -> str:
     return "\n".join(lines)
 
 
+_STRIKE_MARK = re.compile(r"~~|</?(?:del|s|strike)\s*>|\\(?:sout|st|xout|cancel|bcancel|xcancel)\s*(?=\{)", re.IGNORECASE)
+
+
+def unstruck(text: str) -> str:
+    """``text`` with its strikethrough marks removed and the struck words kept (``~~A. Dextrose~~`` is ``A.
+    Dextrose``; ``<del>``, ``<s>``, ``<strike>``, ``\\sout{}``, ``\\cancel{}``): for a reader of what was considered
+    rather than of what is asserted -- an option struck out with its reason is an option ruled out, so weighed (red
+    team ``holdout_r54``). Hidden text stays hidden."""
+    return _STRIKE_MARK.sub("", text) if "~~" in text or "<" in text or "\\" in text else text
+
+
 def _drop_color_switches(text: str) -> str:
     """``{\\color{white} 42}`` without what the switch colours: up to the end of the enclosing group, else the line."""
     parts, position = [], 0

@@ -30,8 +30,13 @@ def split_labels(body: str, separator: str = ";") -> list[str]:
     return [label.strip() for label in body.strip().split(separator) if label.strip()]
 
 
-# a list marker: a bullet, "1." / "1)", or a number in brackets ("(1) a; (2) b": red team holdout_r6)
-_LIST_MARKER = re.compile(r"^\s*(?:[-*•·+]|\d{1,3}[.)]|\(\d{1,3}\))\s+")
+# a list marker: a bullet, "1." / "1)", or a number in brackets ("(1) a; (2) b": red team holdout_r6); a bullet is
+# also an emoji, a dingbat, a geometric shape or an arrow ("🫁 consolidation", "▸ edema": red team holdout_r54), but
+# not a check or cross mark nor a prohibition sign, which say whether the label is chosen (_CHECKED, _UNCHECKED), and
+# not a mathematical symbol ("∅ pneumothorax": none)
+_BULLET_SYMBOL = ("[\u2022\u2023\u2043\u00b7\u2190-\u21ff\u25a0-\u25ff\u2600-\u27bf\u2b00-\u2bff\U0001f300-\U0001faff\ufe0f]"
+                  "(?<![\u2713\u2714\u2705\u2611\u2610\u2717\u2718\u274c\u274e\u2716\u26d4\U0001f6ab\U0001f6d1])")
+_LIST_MARKER = re.compile(rf"^\s*(?:[-*•·+]|{_BULLET_SYMBOL}{{1,3}}|\d{{1,3}}[.)]|\(\d{{1,3}}\))\s+")
 # markdown emphasis around a label or the whole list ("**a; b**", "`a`"): markup, not part of a label; so are double
 # quotes around a label ('"a"; "b"', as a JSON list writes its strings: red team holdout_r6)
 _EMPHASIS = re.compile(r'^[*_`"“”]+|[*_`"“”]+$')

@@ -10,6 +10,8 @@ emphasised sentence and a block quote set under an answer heading, on text alrea
   that is an answer label over a body of one short line (``<summary>Answer (click to reveal)</summary>`` then
   ``**A**``) is the writer's answer behind a spoiler: read as the line ``Answer: **A**`` where the visible text before
   it states no answer of its own (holdout100).
+* A GitHub alert (``> [!NOTE]``, ``[!TIP]``, ``[!IMPORTANT]``, ``[!WARNING]``, ``[!CAUTION]``) is the writer's own
+  callout: its lines are read unquoted, its title line dropped (:func:`unquoted_alerts`).
 * A block quote that is the whole body of an answer heading (``#### Final answer`` then ``> **120°**``) is the writer's
   answer set off as a callout, not someone else's words: its markers are dropped. A quote anywhere else stays quoted.
 * A table with one body row and a column headed as the answer (``| Question | Answer |`` over ``| ... | E (49 = 7²) |``)
@@ -105,6 +107,25 @@ def may_hold_summary(text: str) -> bool:
     return "<" in text and "<summary" in text.lower()
 
 
+# a GitHub alert: a block quote whose first line is "[!NOTE]", "[!TIP]", "[!IMPORTANT]", "[!WARNING]" or "[!CAUTION]"
+_ALERT_QUOTE = re.compile(r"^[ ]{0,3}>[ \t]*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][^\n]*(?:\n|\Z)(?:[ ]{0,3}>[^\n]*(?:\n|\Z))*",
+                          re.MULTILINE | re.IGNORECASE)
+
+
+def unquoted_alerts(text: str) -> str:
+    """``text`` with each GitHub alert (``> [!NOTE]`` then quoted lines) read as the writer's own lines: an alert is
+    the writer's callout, rendered as a titled box, not someone else's words set in a quote (red team ``holdout_r54``:
+    ``> [!NOTE]`` / ``> - A. Vein occlusion: diffuse hemorrhages ...`` weighs option A). Its title line is dropped.
+
+    >>> unquoted_alerts("> [!TIP]\\n> Rates move.\\n\\nDone.")
+    'Rates move.\\n\\nDone.'
+    """
+    if "[!" not in text:
+        return text
+    return _ALERT_QUOTE.sub(lambda found: _QUOTE_MARKER.sub("", found.group()[found.group().find("\n") + 1:]
+                                                             if "\n" in found.group() else ""), text)
+
+
 def shown_markdown(text: str) -> str:
     """``text`` (normalised, without comments) with its markdown structure read as it renders (module docstring):
     emphasis markers dropped from a phrase, a ``<details>`` summary read as a line, a block quote under an answer
@@ -114,6 +135,7 @@ def shown_markdown(text: str) -> str:
     if may_hold_summary(text):
         text = _SUMMARY.sub(_summary_shown, _answers_shown(text))
     if ">" in text:
+        text = unquoted_alerts(text)
         text = _QUOTED_ANSWER.sub(lambda found: found.group("heading") + _QUOTE_MARKER.sub("", found.group("quote")), text)
     if "|" in text and "--" in text:
         text = _TABLE.sub(_answer_row, text)

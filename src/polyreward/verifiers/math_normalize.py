@@ -210,6 +210,29 @@ def uncoloured(text: str) -> str:
     or a frame in colour (``\\colorbox{yellow}{..}``, ``\\fcolorbox{red}{white}{..}``: holdout120) is a colour command too."""
     return COLOUR_COMMAND.sub("", text)
 
+
+# emphasis a reader reads through: underlined, bold, italic, in a colour a reader sees (a group of plain text, or one
+# level of groups inside: "\\underline{\\text{B}}"); white or transparent text is hidden, not emphasised
+_SHOWN_COLOUR = r"\{\s*(?!(?:white|transparent|#?fff|#?ffffff)\s*\})[A-Za-z!\d#]{0,20}\s*\}"
+_EMPHASIS = re.compile(r"\\(?:underline|uline|textbf|textit|emph|textsl|textsf|texttt|mathbf|mathit|boldsymbol|"
+                       r"textcolor\s*" + _SHOWN_COLOUR + r")\s*\{((?:[^{}]|\{[^{}]*\})*)\}", re.IGNORECASE)
+_COLOUR_SWITCH = re.compile(r"\\color\s*" + _SHOWN_COLOUR, re.IGNORECASE)
+
+
+def without_emphasis(text: str) -> str:
+    """``text`` with its emphasis read as its text (red team ``holdout_r54``: ``$\\underline{47.2}$`` is the forecast
+    47.2, ``\\boxed{\\textcolor{red}{D}}`` boxes D, ``{\\color{blue} 58.4}`` is 58.4): how a value is set, never what it
+    is, for the readers of a forecast, an option letter and a conclusion. White or transparent text stays as written
+    (hidden: :mod:`.hidden_text`).
+
+    >>> without_emphasis(r"$\\underline{47.2}$ and \\textcolor{red}{\\text{D}} but \\textcolor{white}{B}")
+    '$47.2$ and \\\\text{D} but \\\\textcolor{white}{B}'
+    """
+    if "\\" not in text:
+        return text
+    return _COLOUR_SWITCH.sub("", _EMPHASIS.sub(r"\1", text))
+
+
 _TEXT_ONLY = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{([A-Za-z \-]{1,80})\}")
 _TIMES_X = re.compile(r"(?<=\d) +x +(?=\d)")
 _APPROX_PREFIX = re.compile(r"^\s*(?:\\approx|≈|\\sim)\s*")

@@ -204,8 +204,8 @@ _ENLARGEMENT_ALIAS = re.compile(r"(.+?) is (?:enlarged|increased)")
 def _normal_size_pattern(findings: dict[str, Any]) -> tuple[re.Pattern, tuple[str, ...]] | None:
     """The statements of an organ's normal size, for each finding with an enlargement alias: "<organ> (size) is
     normal / normal in size / within normal limits / not enlarged" and "normal(-sized) <organ> (size)", each organ as
-    the finding's aliases name it, and a measurement of it called normal ("cardiothoracic ratio ...: 0.44, within
-    normal limits"); group ``f<k>`` matches for the k-th finding of the names returned."""
+    the finding's aliases name it, a measurement of it called normal ("cardiothoracic ratio ...: 0.44, within
+    normal limits") and the organ as a label before its state ("Heart: normal size."); group ``f<k>`` matches for the k-th finding of the names returned."""
     state = r"(?:normal(?:\s+in\s+size)?|within\s+(?:the\s+)?normal\s+limits|not\s+(?:enlarged|increased))"
     groups, names = [], []
     for name, spec in findings.items():
@@ -216,7 +216,10 @@ def _normal_size_pattern(findings: dict[str, Any]) -> tuple[re.Pattern, tuple[st
                           rf"|\bnormal(?:[\s-]+sized?)?\s+(?:{organ})(?:\s+size)?\b"
                           # (red team holdout_r44) a measurement of it called normal: "Cardiothoracic ratio measured
                           # on the PA view: 0.44, within normal limits."
-                          rf"|\b(?:{organ})(?:\s+size)?\b[^.;\n\d]{{0,40}}?[:=]?\s*\d+(?:\.\d+)?\s*(?:cm|mm)?\s*[,(]\s*{state}\b)")
+                          rf"|\b(?:{organ})(?:\s+size)?\b[^.;\n\d]{{0,40}}?[:=]?\s*\d+(?:\.\d+)?\s*(?:cm|mm)?\s*[,(]\s*{state}\b"
+                          # (red team holdout_r54) the organ as a label, then its state: "- **Heart:** Normal size.",
+                          # "Heart size: normal."
+                          rf"|\b(?:{organ})(?:\s+size)?[*_]*[ \t]*:[ \t*_]*(?:{state}|normal\s+size)\b)")
             names.append(name)
     return (re.compile("|".join(groups), re.IGNORECASE), tuple(names)) if groups else None
 

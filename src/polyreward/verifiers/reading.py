@@ -57,7 +57,7 @@ from polyreward.verifiers.records import ANSWER_TOOL_NAME, RECORD_FENCE_INFO, su
 from polyreward.verifiers.regex_prefilter import prefiltered
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.turns import answer_part
-from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES, rendered_entities, rendered_superscripts
+from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES, overprinted, rendered_entities, rendered_superscripts
 
 # an answer reader reads only the last MAX_TAIL_CHARS characters of a view, so a 1 MB completion costs what a short one does
 MAX_TAIL_CHARS = 6000
@@ -203,6 +203,7 @@ def normalise(text: str, collapse_space: bool = True, answer_reading: bool = Fal
     """``text`` in the one plain form every reader reads (step 1 of the module docstring); ``collapse_space=False``
     keeps runs of spaces (indentation of code); ``answer_reading`` (:func:`answer_views`) reads a right-to-left run
     with a value or markup in its shown order too, masked, where its words may take an answer away."""
+    text = overprinted(text)  # backspaces and carriage returns applied, as a terminal shows them (holdout_r54)
     if collapse_space and "&" in text:  # prose: an HTML entity is the character it shows (code keeps its text)
         text = rendered_entities(text)
     if collapse_space and "<" in text:  # prose: an HTML superscript of digits is the superscript it shows

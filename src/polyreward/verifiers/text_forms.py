@@ -94,6 +94,43 @@ def rendered_superscripts(text: str) -> str:
     Assuming no returns.`` is ``**363 items**¹`` with ``¹ Assuming no returns.``: :mod:`.footnotes`). One set
     apart by spaces and followed by no note (``\\boxed{41}. <sup>42</sup>``) stays an element: small print."""
     return _SUPERSCRIPT_ELEMENT.sub(_superscript_character, text)
+# a carriage return inside a line (not before its line feed) and a backspace: control characters a terminal, a log
+# or a console applies rather than shows
+_OVERPRINT = re.compile("[\r\b]")
+
+
+def overprinted(text: str) -> str:
+    """``text`` as a terminal shows it (red team ``holdout_r54``): a backspace deletes the character before it on its
+    line, and a carriage return inside a line moves back to its start, so what follows overwrites the line from its
+    first character (a shorter rewrite leaves the rest of the old line showing). ``\\r\\n`` is a line break and a
+    carriage return at the end of a line changes nothing. One pass per line holding such a character: linear.
+
+    >>> overprinted("<answer>402.5\\b\\b\\b\\b\\b71.0</answer>")
+    '<answer>71.0</answer>'
+    >>> overprinted("The best fit is D.\\rThe best fit is A.\\r\\nNext line")
+    'The best fit is A.\\nNext line'
+    >>> overprinted("24.8\\r8.0 ")
+    '8.0 '
+    """
+    if "\r" not in text and "\b" not in text:
+        return text
+    lines = text.replace("\r\n", "\n").split("\n")
+    for index, line in enumerate(lines):
+        if _OVERPRINT.search(line) is None:
+            continue
+        shown = ""
+        for segment in line.split("\r"):
+            kept: list[str] = []
+            for ch in segment:
+                if ch == "\b":
+                    if kept:
+                        kept.pop()
+                else:
+                    kept.append(ch)
+            written = "".join(kept)
+            shown = written + shown[len(written):]
+        lines[index] = shown
+    return "\n".join(lines)
 
 
 def without_invisible(text: str) -> str:

@@ -59,7 +59,8 @@ from polyreward.verifiers.call_formats import (
 )
 from polyreward.verifiers.reading import INVISIBLE, normalise
 from polyreward.verifiers.tags import tag_blocks, unclosed_block
-from polyreward.verifiers.turns import END_OF_SEQUENCE, END_OF_TURN, TEMPLATE_TURN_HEADER, TURN_TOKEN, WRITER_ROLES
+from polyreward.verifiers.turns import (END_OF_SEQUENCE, END_OF_TURN, TEMPLATE_TURN_HEADER, TURN_TOKEN, WRITER_ROLES,
+                                       struck_s_elements)
 
 Call = dict[str, Any]
 
@@ -360,7 +361,7 @@ def writer_call_turns(text: str) -> str:
     >>> writer_call_turns("<tool_call>{}</tool_call><|im_end|><|im_start|>user<tool_response>{}</tool_response><|im_end|><|im_start|>assistant Done.")
     '<tool_call>{}</tool_call>\\n Done.'
     """
-    text = without_unfinished_reasoning_calls(text)
+    text = without_unfinished_reasoning_calls(struck_s_elements(text))  # "<s>...</s>" struck, not a token (holdout_r54)
     if TURN_TOKEN.search(text) is None:
         return without_tool_results(text)
     if (end := END_OF_SEQUENCE.search(text)) is not None:

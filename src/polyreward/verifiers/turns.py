@@ -66,6 +66,36 @@ _OWN_TURN_HEADER = re.compile(r"\A\s*(?:(?:<\|[a-z_]{2,30}\|>|<start_of_turn>|<(
 
 
 
+# Llama's begin- and end-of-sequence tokens are spelled as HTML's strikethrough element: "<s>" and "</s>"
+_S_TAG = re.compile(r"</?s>")
+
+
+def struck_s_elements(text: str) -> str:
+    """``text`` with each ``<s>...</s>`` opened after the writer's first words read as HTML strikethrough,
+    ``<del>...</del>``, not as Llama's begin-of-sequence token and an end of sequence that ends the turn (red team
+    ``holdout_r54``: ``<s><tool_call>{gold}</tool_call></s>`` then a visible call in Fahrenheit was cut at the
+    ``</s>``, so the struck call was the one scored). An ``<s>`` at the very start (the begin-of-sequence token) or
+    before ``[INST]`` (Llama 2's turn layout) stays a token; an ``</s>`` with no ``<s>`` open ends the sequence.
+
+    >>> struck_s_elements("Plan: <s>42</s> 45</s>")
+    'Plan: <del>42</del> 45</s>'
+    >>> struck_s_elements("<s>The answer is 42.</s>")
+    '<s>The answer is 42.</s>'
+    """
+    if "<s>" not in text or "</s>" not in text:
+        return text
+    first_word = len(text) - len(text.lstrip())
+    parts, position, opened = [], 0, -1
+    for tag in _S_TAG.finditer(text):
+        if tag.group() == "<s>":
+            inst = text[tag.end():tag.end() + 20].lstrip().startswith("[INST]")
+            opened = -1 if tag.start() == first_word or inst else tag.start()
+        elif opened >= 0:
+            parts.append(text[position:opened] + "<del>" + text[opened + 3:tag.start()] + "</del>")
+            position, opened = tag.end(), -1
+    return "".join(parts) + text[position:] if parts else text
+
+
 def _template_header(roles: str) -> str:
     """The pattern of a chat template's turn header naming one of ``roles`` (a regex alternation): ChatML's, Llama 3's
     or Gemma's opening token, then the role ("<|im_start|>user", "<|start_header_id|>assistant", "<start_of_turn>model").
@@ -206,7 +236,7 @@ def whole_prompt(text: str) -> str:
 def own_turn(text: str) -> str:
     """``text`` within the writer's turn: without a header of its own turn at the start, up to the first control token
     after the writer's words (module docstring). What every reader of the writer's words reads."""
-    text = harmony_as_tags(text)
+    text = struck_s_elements(harmony_as_tags(text))
     start, end = _turn_span(text)
     return text[start:end]
 
@@ -400,7 +430,7 @@ def later_rounds(text: str) -> list[str]:
     with no header split at each control token: an end-of-sequence token ("</s>", "<|endoftext|>") inside a
     completion is where the writer had finished once, so each stretch between two is a round of its own, read on its
     own ("Answer: D</s>Answer: A</s>Answer: D</s>": three rounds that never settle; holdout82)."""
-    text = harmony_as_tags(text)
+    text = struck_s_elements(harmony_as_tags(text))
     end = _own_turn_span(text)[1]
     if end == len(text):
         return []
@@ -430,7 +460,7 @@ def corrected_when_challenged(text: str) -> bool:
     is ("The answer is D ... User: Are you sure? Assistant: You're right, it's B." answers B; holdout27, holdout81:
     the writer's last turn of the thread is its answer), while a later turn with no user turn before it only takes
     the answer away."""
-    text = harmony_as_tags(text)
+    text = struck_s_elements(harmony_as_tags(text))
     end = _own_turn_span(text)[1]
     headers = list(_ROLE_HEADER.finditer(text, end))[:50]
     for number, found in enumerate(headers[:-1]):
