@@ -4,7 +4,8 @@ Every reward that reads an answer (math, choice, crpo, forecast, tool calls, for
 :func:`answer_views`, never the raw string, so a policy cannot move a score by changing what a person would not
 see or would read the same way:
 
-1. :func:`normalise` -- NFKC except superscripts and vulgar fractions (left to the math reader) (full-width ``４２`` and mathematical ``𝟒𝟐`` are ``42``), invisible format characters
+1. :func:`normalise` -- backspaces and carriage returns applied as a terminal shows them (``402.5\\b\\b\\b\\b\\b71.0`` is
+   ``71.0``: :func:`.text_forms.overprinted`), then NFKC except superscripts and vulgar fractions (left to the math reader) (full-width ``４２`` and mathematical ``𝟒𝟐`` are ``42``), invisible format characters
    removed (zero-width space / joiner, bidi marks, soft hyphen, word joiner: ``o\\u200br`` is ``or``; words under a
    right-to-left override are read as written and then, on a line of their own, as shown: ``\\u202eton`` is
    ``ton`` and ``not``; for an answer reader a run with a value or markup is shown with them masked), HTML entities in prose are their
