@@ -127,8 +127,10 @@ def test_the_override_is_the_only_difference_the_answer_reading_makes():
 
 @contextmanager
 def _uncommented_long_way():
-    long_way = lambda text, collapse_space=True, answer_reading=False: reading.without_comments(  # noqa: E731
-        reading.normalise(text, collapse_space=collapse_space, answer_reading=answer_reading))
+    # (the writer's LaTeX macros expanded in prose after the comments are dropped, as uncommented_text defines it since
+    # holdout120: reading._rendered_macros)
+    long_way = lambda text, collapse_space=True, answer_reading=False: reading._rendered_macros(reading.without_comments(  # noqa: E731
+        reading.normalise(text, collapse_space=collapse_space, answer_reading=answer_reading)), collapse_space)
     with mock.patch.object(reading, "uncommented_text", long_way):
         yield
 

@@ -34,7 +34,7 @@ _BRACE_OR_ESCAPE = re.compile(r"[\\{}](?:(?<=\\)[\s\S]|(?<=[{}]))")
 
 
 _BOX = re.compile(r"\\(?:boxed|fbox|framebox)\s*(\{|[^\s{])")
-_BOX_TOKEN = re.compile(r"[^\s$]+")
+_BOX_TOKEN = re.compile(r"[^\s$]{1,100}")  # (bounded: "\\boxed}" repeated without a space would make each token the rest of the text)
 
 
 def find_boxes(text: str) -> list[tuple[int, int, str]]:

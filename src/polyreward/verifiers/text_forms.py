@@ -247,6 +247,22 @@ _COMPOUND_JOINTS = frozenset("-/'.()[]")
 _PLAIN_WORD = re.compile(r"(?:[a-z]{2,}|[A-Z]{2,}|[A-Z][a-z]+)[.,;:!?]{0,2}")
 
 
+def _covered_before(spans: list[tuple[int, int]], size: int) -> list[int]:
+    """For each position 0..``size`` of a run, how many of its characters before it lie inside one of ``spans``
+    (non-empty (start, end) pairs): a span (a, b) overlaps one of them exactly when the counts at a and b differ."""
+    marks = [0] * (size + 1)
+    for start, end in spans:
+        marks[start] += 1
+        marks[end] -= 1
+    covered, inside, count = [0] * (size + 1), 0, 0
+    for at in range(size):
+        inside += marks[at]
+        covered[at] = count
+        count += inside > 0
+    covered[size] = count
+    return covered
+
+
 def _run_words(run: str) -> tuple[int, bool]:
     """(words of one Latin run, whether it is a compound of two): ceil(length / ``WORD_CHARS``), or its words
     (:data:`_RUN_WORD`, markup left out) when there are 3 or more, whichever is more: a compound of two
@@ -269,8 +285,8 @@ def _run_words(run: str) -> tuple[int, bool]:
         # the joints of a run of 3+ words ("was-480,-bicarbonate-9-and"; red team holdout_r17), where no number is yet
         found = sorted(found + [m.span() for m in _SET_APART_NUMBER.finditer(read)])
         if words >= 3:
-            found = sorted(found + [m.span() for m in _JOINED_NUMBER.finditer(read)
-                                    if not any(start < m.end() and m.start() < end for start, end in found)])
+            covered = _covered_before(found, len(read))  # (linear: one count per position, not every pair of spans)
+            found = sorted(found + [m.span() for m in _JOINED_NUMBER.finditer(read) if covered[m.end()] == covered[m.start()]])
     if len(found) >= 3:  # a number glued between camel-case words ("Type2Diabetes") is a word, as between spaces
         return max(chunks, len(found) + len(_CAMEL_NUMBER.findall(run))), False
     if len(found) == 2 and chunks == 1:
