@@ -275,13 +275,11 @@ _PREFERRED_AFTER = re.compile(r"[\s)*$}\]]*(?:is|'s|seems|looks|would\s+be|feels
 # ... or ranked right behind the answer (stop 65): "B, with D a close second", "My second choice would be D" -- a
 # ranking, not a choice, as "A > B > D" is (holdout28); "D is a distant second at best" and "the second option, B" rank
 # nothing
-_RUNNER_UP_AFTER = re.compile(r"[\s,)*$}\]]*(?:(?:is|as|being)\s+)?(?:a|the|my)\s+(?:very\s+)?(?:close|near)\s+(?:second|runner[\s-]?up)\b",
-                              re.IGNORECASE)
-_RUNNER_UP_BEFORE = re.compile(r"\b(?:my|our)\s+(?:second|next|runner[\s-]?up|backup|fallback)\s+(?:choice|pick|answer|guess|option|best)"
-                               r"\s*(?:would\s+be|is|will\s+be|:)\s*(?:option\s+)?[\s$*({\[\\]*\Z", re.IGNORECASE)
-_RUNNER_UP_WORDS = re.compile(r"\b(?:a|the|my)\s+(?:very\s+)?(?:close|near)\s+(?:second|runner[\s-]?up)\b|"
-                              r"\b(?:my|our)\s+(?:second|next|runner[\s-]?up|backup|fallback)\s+(?:choice|pick|answer|guess|option|best)\b",
-                              re.IGNORECASE)
+_CLOSE_SECOND = r"(?:a|the|my)\s+(?:very\s+)?(?:close|near)\s+(?:second|runner[\s-]?up)\b"  # "a close second"
+_NEXT_CHOICE = r"\b(?:my|our)\s+(?:second|next|runner[\s-]?up|backup|fallback)\s+(?:choice|pick|answer|guess|option|best)"  # "my second choice"
+_RUNNER_UP_AFTER = re.compile(r"[\s,)*$}\]]*(?:(?:is|as|being)\s+)?" + _CLOSE_SECOND, re.IGNORECASE)
+_RUNNER_UP_BEFORE = re.compile(_NEXT_CHOICE + r"\s*(?:would\s+be|is|will\s+be|:)\s*(?:option\s+)?[\s$*({\[\\]*\Z", re.IGNORECASE)
+_RUNNER_UP_WORDS = re.compile(r"\b" + _CLOSE_SECOND + r"|" + _NEXT_CHOICE + r"\b", re.IGNORECASE)
 
 
 def ranks_a_runner_up(clause: str) -> bool:
@@ -303,9 +301,9 @@ def credited(clause: str, value_start: int, value_end: int) -> bool:
     False
     """
     before = clause[:value_start]
-    if _NEGATION_IN_CLAUSE.search(before) or set_apart_later(clause, value_end, [clause[value_start:value_end]]):
-        return False
-    return _CREDIT_AFTER.match(clause, value_end) is not None or _CREDIT_BEFORE.search(before) is not None
+    if _CREDIT_AFTER.match(clause, value_end) is None and _CREDIT_BEFORE.search(before) is None:
+        return False  # (speed: the credit itself first; most values get none)
+    return not _NEGATION_IN_CLAUSE.search(before) and not set_apart_later(clause, value_end, [clause[value_start:value_end]])
 
 
 # Two values joined as one subject of a predicate of fitness or credit: "42 and 48 both work", "Either 42 or 48 is

@@ -624,8 +624,9 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             # read in any clause, beside other values and after one about another value, since it names both
         if not is_option_text and scoped_away(clause, keys):
             return "retracted"  # "That is the count for the problem as I first misread it", "4 is an upper estimate" (holdout105)
-        if counterfactual_clause(clause) or (not letters and not labels and not ranks_a_runner_up(clause) and (
-                OTHER_VALUE_CLAUSE.match(clause) or states_other_quantities(clause, answer, text[:end], text[end:end + 40]))):
+        if counterfactual_clause(clause) or (not letters and not labels and (
+                OTHER_VALUE_CLAUSE.match(clause) or states_other_quantities(clause, answer, text[:end], text[end:end + 40]))
+                                             and not ranks_a_runner_up(clause)):
             continue  # "For the related problem the answer would be 20", "That is 16 more than Ben's 8.", "(the quotient is 14)"
         if not letters and not labels and TICKED_CHECK.match(clause):
             continue  # "Sanity check: perimeter 2(9 + 6) = 30 ✓": a check done, not another answer (holdout11)

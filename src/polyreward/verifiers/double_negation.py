@@ -72,7 +72,7 @@ _REJECTED = (r"(?:ruled\s+out|excluded|eliminated|dismissed|discounted|crossed\s
              r"invalid|unlikely|indefensible|unjustified|unsupported|baseless|bad|poor|terrible)"
              r"(?:\s+(?:answer|choice|pick|option|guess|value|candidate|call))?)")
 _DEGREE = (r"(?:(?:yet|fully|completely|entirely|totally|quite|really|honestly|definitively|definitely|safely|confidently|"
-           r"100\s?%|absolutely|conclusively|reliably|just|still|simply|necessarily|exactly|strictly|necessarily)\s+)")
+           r"100\s?%|absolutely|conclusively|reliably|just|still|simply|necessarily|exactly|strictly)\s+)")
 _VALUE_NOUN = r"(?:\s+(?:the\s+)?(?:option|choice|letter|value|answer|number))?[\s$*({\[\\]*\Z"
 # before the value: a negation, at most two words of degree, an ability or will ("be able to", "want to"), the verb
 _NEGATED_EXCLUSION_BEFORE = re.compile(
