@@ -71,12 +71,18 @@ def _part_lines(completion: str, kind: bool) -> tuple[str, list[re.Match]]:
     return body, [found for found in _PART_LINE.finditer(body) if _label(found)[0] == kind]
 
 
+def _asked_with_parts(prompt: str, completion: str) -> tuple[bool, str] | None:
+    """The part ``prompt`` asks (:func:`_asked`), where the pair can hold part labels at all (a bracket, or "Question
+    2" / "Part 2" / "Q2" in the completion); else None."""
+    if not prompt or not completion or ")" not in prompt + completion and not re.search(r"(?i:question|part|q)\s*\d", completion):
+        return None
+    return _asked(prompt)
+
+
 def asked_part(prompt: str, completion: str) -> str | None:
     """The text of ``completion`` under the label of the part ``prompt`` asks, or None where the module's conditions
     do not hold (then the completion is read whole)."""
-    if not prompt or not completion or ")" not in prompt + completion and not re.search(r"(?i:question|part|q)\s*\d", completion):
-        return None
-    asked = _asked(prompt)
+    asked = _asked_with_parts(prompt, completion)
     if asked is None:
         return None
     body, lines = _part_lines(completion, asked[0])
@@ -109,9 +115,7 @@ def answers_another_part(prompt: str, completion: str) -> bool:
     line with the asked part ("Question 1: B" for "Answer Question 2 only", "(a) \\boxed{24\\pi}" for part (b); red
     team ``holdout119``)? Its last word answers another question, and nothing answers the one asked. A last line that
     speaks of the answer ("(a) is not needed; the answer is 840") is left to the other rules."""
-    if not prompt or not completion or ")" not in prompt + completion and not re.search(r"(?i:question|part|q)\s*\d", completion):
-        return False
-    asked = _asked(prompt)
+    asked = _asked_with_parts(prompt, completion)
     if asked is None:
         return False
     body, lines = _part_lines(completion, asked[0])
