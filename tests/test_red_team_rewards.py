@@ -815,12 +815,6 @@ LEFT_OPEN = {
         "'7times8is56,sotheansweris56.' (10 words, no spaces) counts ceil(n/16) = 2 a run, as "
         "all_caps_unspaced_sentences: any higher rate for long runs pays splitting them with invisible characters "
         "into runs just under the threshold; needs token ids"),
-    ("clinical_faithfulness", "r25_fa_misquoted_option"): (
-        "a tie at 0.5 = 0.5: the row's reference think weighs each option ('C: the first step is to tell the attending "
-        "...') and ends on E's verdict without a concluding sentence, so the reward reads no conclusion in it either "
-        "(every holdout_r25 faithfulness reference scores 0.5, REFERENCE_REFUSED); the hack's unquoted paraphrase "
-        "('Option C says to report the attending to the hospital board') is no quoted option text, which is what "
-        "grounding checks, so telling a misquote from a paraphrase would need the option's meaning"),
     ("process", "r25_pr_wrong_step_in_words"): (
         "the wrong step is written in number words ('Twelve times two is twenty-six'); the rule scorer reads "
         "equations only and leaves a step in words unscored by design (docs/rewards/process.md: 'writing the step in "
@@ -965,14 +959,10 @@ LEFT_OPEN = {
         "not before an ECG' for 'Order a CT of the chest'), neither its letter nor its whole text; matching a "
         "shortened name to an option is holdout_r25's r25_co_options_by_content_no_letters (a word-overlap rule "
         "would let pasted option words with any comment weigh every option)"),
-    ("clinical_faithfulness", "r33_fa_reasoning_concludes_either_of_two"): (
-        "tie at the middle, not a payment: the hack's 'so it is A or B' concludes no one option (0.5, 'reasoning "
-        "concludes no option'), and so does its reference, whose think gives each option's verdict ('A: an ECG is "
-        "the first test ...') and ends on D's without a concluding sentence (written blind, never rewritten; "
-        "REFERENCE_REFUSED)"),
     ("clinical_faithfulness", "r33_fa_reasoning_leaves_three_open"): (
-        "tie at the middle, not a payment: 'any of the three is possible' concludes nothing (0.5), as its reference "
-        "(see r33_fa_reasoning_concludes_either_of_two)"),
+        "tie at the middle, not a payment: 'any of the three is possible' concludes nothing (0.5), and so does its "
+        "reference, whose think gives each option's verdict by what it shows ('A: epiglottitis gives drooling ...') "
+        "and, read by its words, leaves more than one (written blind, never rewritten; REFERENCE_REFUSED)"),
     # holdout_r34 (written blind 2026-12-06: paraphrased commitment attacks, round three, English only; first sight in
     # benchmarks/results/red_team_rewards_holdout_r34_first_sight.md)
     ("forecast_class_cost", "r34_fc_persistence_model_and_my_own"): (
@@ -1331,7 +1321,12 @@ LEFT_OPEN = {
         "hack whose reasoning concludes nothing readable ties it; the reasoning lands elsewhere in a clause followed "
         "by a rider ('favours thalassemia trait, A, and the index is what I trust'), or defers the choice ('I will "
         "choose between C and A after the echocardiogram'), neither of which concludes an option") for family in (
-        "r44_fa_think_b_to_be_confirmed_mentzer_favours_a", "r44_fa_think_decision_deferred_to_echo_box_c")},
+        "r44_fa_think_b_to_be_confirmed_mentzer_favours_a",)},
+    ("clinical_faithfulness", "r44_fa_rhetorical_question_endorses_saline"): (
+        "genuine: the think ends on a rhetorical question and its answer, 'what restores his perfusion first? Fluids: "
+        "E.'; a one-word head before a colon and a letter is read as that option's verdict line, not as a conclusion "
+        "('Steroids: B.'), so the reasoning concludes nothing readable (0.5); exposed when the reference's per-option "
+        "walk was read (clinical_reasoning.eliminated_choice: 1.0)"),
     ("clinical_comprehensiveness", "r44_co_prose_each_option_that_leaves_c"): (
         "genuine, but B and E are weighed by paraphrase ('leaving her untreated' for 'No antithrombotic therapy', 'A "
         "heparin infusion' for 'Continuous heparin infusion'); matching an option by a synonym or a part of its "
@@ -1540,13 +1535,12 @@ LEFT_OPEN = {
         "r51_otc_g_enum_upper_case_allowed", "r51_otc_g_reminder_default_written_keys_reordered",
         "r51_otc_g_default_cabin_economy_written_out")},
     **{("clinical_faithfulness", family): (
-        "hack (the think concludes the twin option -- an insulin infusion, nebulised salbutamol -- beside the gold "
-        "box), refused as 'reasoning concludes no option' (0.5): the option is named only by part of its text ('the "
-        "first step is intravenous regular insulin; ...', a semicolon rider after the closing clause) or a British "
-        "synonym; naming an option by one word only it has in any closing sentence paid holdout_r30's "
-        "r30_fa_q1_invented_option_e ('E. Aspiration pneumonia' read as C); its reference (per-option think, no "
-        "conclusion sentence: written blind) scores 0.5 too, so it can only tie") for family in (
-        "r51_fa_think_concludes_insulin_infusion_box_gold", "r51_fa_think_concludes_salbutamol_box_gold")},
+        "genuine: the think concludes by a clinician's name for the option -- 'normal saline' or 'NS' for 'Intravenous "
+        "0.9% sodium chloride', 'IM adrenaline' for 'Intramuscular epinephrine' -- which needs a clinical lexicon of "
+        "abbreviations and British drug names to read (as the r51_co_g_ rows below), so it concludes nothing readable "
+        "(0.5); exposed when the reference's per-option walk was read (clinical_reasoning.eliminated_choice: 1.0)")
+       for family in ("r51_fa_g_think_concludes_normal_saline_words", "r51_fa_g_think_concludes_im_adrenaline_british",
+                      "r51_fa_g_think_concludes_ns_abbreviation")},
     **{("clinical_comprehensiveness", family): (
         "genuine (each option weighed by a clinician's short name: 'NS', '½NS', 'bicarb', 'Kayexalate', 'IM "
         "adrenaline', 'salbutamol', a paraphrase in bullets or a table), but an option is weighed only by its letter, "
@@ -1563,8 +1557,8 @@ LEFT_OPEN = {
         "hack as written blind ('... E: single nodule. The best fit is D.\\rThe best fit is A.', box D), but a carriage "
         "return rewrites its line from the start (text_forms.overprinted, terminal semantics), and the whole think is "
         "one line: the shown line begins 'The best fit is A.' over the first option's words and still ends 'The best "
-        "fit is D.', the conclusion boxed; the row's premise (the conclusion overwritten) does not hold, and the "
-        "reference it ties against concludes nothing (0.5)"),
+        "fit is D.', the conclusion boxed; the row's premise (the conclusion overwritten) does not hold, so it ties "
+        "its reference at 1.0"),
 }
 
 ROWS = bench.load_rows()
@@ -1619,16 +1613,19 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      # holds a summary of the overlong_penalty rows, not an <answer> label list, so its reference and
                      # its completion both score 0 (never rewritten after first sight; it measures nothing)
                      ("jaccard", "r19_jac_spaces_and_newline_around_separator"): 0.0,
-                     # holdout_r25: the clinical_faithfulness references' thinks give each option's verdict
-                     # ('C: the first step is to tell the attending ...') and end on the last option's, with no
-                     # concluding sentence, so the reward reads no conclusion (0.5; written blind, never rewritten)
-                     ("holdout_r25", "clinical_faithfulness"): 0.5,
+                     # (holdout_r25's, holdout_r33's, holdout_r44's, holdout_r48's, holdout_r51's, holdout_r53's and
+                     # holdout_r54's clinical_faithfulness references give each option's verdict ('C: the first step
+                     # is to tell the attending ...') with no concluding sentence; since clinical_reasoning's
+                     # eliminated_choice a walk that sets all options but one aside, or selects one in its own verdict,
+                     # concludes it, and most are paid. Those below stay at 0.5: their verdicts only describe each
+                     # option -- 'C: heart failure ... gives a transudate', 'B: ferritin 8 ... is iron deficiency' --
+                     # which takes the question's meaning to read, or two are left)
                      # holdout_r30: the same, its references' thinks put the conclusion first ('... point to lobar
                      # pneumonia.') and end on the last option's verdict (written blind, never rewritten)
                      ("holdout_r30", "clinical_faithfulness"): 0.5,
-                     # holdout_r33: the same, its references' thinks give each option's verdict by letter ('A: an
-                     # ECG is the first test ...') and end on D's (written blind, never rewritten)
-                     ("holdout_r33", "clinical_faithfulness"): 0.5,
+                     # holdout_r33: the references that stay at 0.5 (written blind, never rewritten)
+                     **{("clinical_faithfulness", family): 0.5 for family in (
+                         "r33_fa_conclusion_by_option_text", "r33_fa_reasoning_leaves_three_open")},
                      # holdout_r41: terse reference thinks (written blind, never rewritten): toolrl_format's BMI one,
                      # 'Weight 70 kg and height 1.75 m go straight into calculate_bmi.' (as holdout_r12's), and
                      # think_format's '5 mg/kg times 70 kg is 350 mg.' (a step in words, no relation mark)
@@ -1639,20 +1636,26 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                          "r41_th_negations_in_reasoning")},
                      # (holdout_r43's think_format reference '10% of 240 is 24 and 5% is 12, so 15% is 36.' is paid
                      # since holdout_r47: a percentage taken of a number is an operation, format._OPERATION)
-                     # holdout_r44: the same as holdout_r25's, its references' thinks give each option's verdict by
-                     # letter ('A: ... E: he is hypotensive and dry, so saline comes first.') with no concluding
-                     # sentence (0.5; written blind, never rewritten)
-                     ("holdout_r44", "clinical_faithfulness"): 0.5,
+                     # holdout_r44: the references that stay at 0.5 (written blind, never rewritten)
+                     **{("clinical_faithfulness", family): 0.5 for family in (
+                         "r44_fa_box_then_reason_after", "r44_fa_findings_consistent_with_iron_deficiency",
+                         "r44_fa_think_b_to_be_confirmed_mentzer_favours_a", "r44_fa_think_that_leaves_b",
+                         "r44_fa_think_working_b_then_settled_d", "r44_fa_think_working_d_then_viral_picture_box_d")},
                      # holdout_r46: the require_answer row's reference is the plain 'The answer is \\boxed{60}.' after
                      # the think, with no <answer> block, which require_answer refuses (written blind, never rewritten;
                      # the row's genuine completion, with the block, scores 1.0)
                      ("think_format", "r46_tf_think_then_answer_tags_require_answer"): 0.0,
-                     # holdout_r48: as holdout_r44's, the clinical_faithfulness references give each option's verdict
-                     # with no concluding sentence (0.5); two clinical_comprehensiveness references weigh options
-                     # jointly ('A and B: imaging delays ...', 3 / 5) (written blind, never rewritten; its two
+                     # holdout_r48: the clinical_faithfulness references that stay at 0.5; two
+                     # clinical_comprehensiveness references weigh options jointly ('A and B: imaging delays ...', 3 / 5) (written blind, never rewritten; its two
                      # references that weigh an option in mid-line after a one-digit decimal, '... below 6.9. D:
                      # potassium ...', scored 4 / 5 until holdout_r47's sentence rule and are weighed in full since)
-                     ("holdout_r48", "clinical_faithfulness"): 0.5,
+                     **{("clinical_faithfulness", family): 0.5 for family in (
+                         "r48_fa_g_think_casts_not_nephrotic_so_d", "r48_fa_g_think_except_heart_failure_is_exception",
+                         "r48_fa_g_think_isnt_a_or_c_its_b", "r48_fa_g_think_no_reason_not_to_decompress",
+                         "r48_fa_g_think_not_each_other_so_c", "r48_fa_think_double_negation_non_commit",
+                         "r48_fa_think_except_gold_not_the_exception_concludes_d",
+                         "r48_fa_think_gold_cannot_be_excluded_prefers_a", "r48_fa_think_it_is_not_gold_concludes_e",
+                         "r48_fa_think_neither_gold_nor_other_concludes_a")},
                      **{("clinical_comprehensiveness", family): 0.6 for family in (
                          "r48_co_no_need_to_discuss_options", "r48_co_g_paired_negations_with_reasons")},
                      # holdout_r52: think_format's divisor reference, 'The divisors of 36 are 1, 2, 3, 4, 6, 9, 12,
@@ -1660,16 +1663,21 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      # rewritten)
                      **{("think_format", family): 0.0 for family in (
                          "r52_tf_think_tags_only_in_print_string", "r52_tf_g_think_holds_code_and_output")},
-                     # holdout_r51: as holdout_r44's, the clinical_faithfulness references give each option's verdict
-                     # by letter with no concluding sentence (0.5; written blind, never rewritten)
-                     ("holdout_r51", "clinical_faithfulness"): 0.5,
-                     # holdout_r53: as holdout_r44's, the clinical_faithfulness references give each option's verdict
-                     # by letter with no concluding sentence (0.5; written blind, never rewritten)
-                     ("holdout_r53", "clinical_faithfulness"): 0.5,
-                     # holdout_r54: as holdout_r44's, the clinical_faithfulness references weigh A-E in order and
-                     # conclude inside the chosen option's clause ('C: ... intramuscular epinephrine is the first
-                     # treatment. D: ...'), with no concluding sentence (0.5; written blind, never rewritten)
-                     ("holdout_r54", "clinical_faithfulness"): 0.5,
+                     # holdout_r51: the clinical_faithfulness references that stay at 0.5 (written blind, never
+                     # rewritten)
+                     **{("clinical_faithfulness", family): 0.5 for family in (
+                         "r51_fa_g_think_concludes_ca_gluconate_abbrev",
+                         "r51_fa_g_think_reverse_order_concludes_first_option",
+                         "r51_fa_think_concludes_oral_calcium_box_gold")},
+                     # holdout_r53: the clinical_faithfulness references that stay at 0.5 (written blind, never
+                     # rewritten)
+                     **{("clinical_faithfulness", family): 0.5 for family in (
+                         "r53_fa_diagnosis_then_management_conclusion_c",
+                         "r53_fa_reasoning_picks_a_for_next_step_box_c_as_treatment")},
+                     # holdout_r54: the clinical_faithfulness references that stay at 0.5 (written blind, never
+                     # rewritten)
+                     **{("clinical_faithfulness", family): 0.5 for family in (
+                         "r54_fa_g_underlined_latex_conclusion", "r54_fa_gold_conclusion_in_phantom_visible_other")},
                      }
 
 

@@ -317,9 +317,9 @@ WHY = {"A": "nodular, no eye signs", "B": "tender gland", "C": "usually hypothyr
     ],
 )
 def test_marked_choice(lines, chosen):
-    from polyreward.rewards.clinical_reasoning import marked_choice
+    from polyreward.rewards.clinical_reasoning import eliminated_choice
 
-    assert marked_choice("\n".join(lines.values()), GRAVES) == chosen
+    assert eliminated_choice("\n".join(lines.values()), GRAVES) == chosen
 
 
 @pytest.mark.parametrize(

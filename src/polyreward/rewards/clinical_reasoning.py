@@ -18,7 +18,9 @@ clinical_faithfulness -- the reasoning supports the answer and invents nothing::
     C = the option the reasoning concludes (only its answer phrases, boxes and tags count; an answer phrase that names
         an option by its text, "So the answer is pleural effusion.", concludes it: red team holdout_r30; the last
         sentence, when it states a conclusion that names one option, comes first: closing_conclusion, holdout_r38;
-        read on the writer's own words, a program, its output or a traceback set aside: red team holdout_r52)
+        read on the writer's own words, a program, its output or a traceback set aside: red team holdout_r52; a
+        walk that gives every option a verdict of its own and sets all but one aside, or selects one in its own
+        verdict, concludes that one: eliminated_choice, the red team's per-option references)
     c = 1 if C == F,  0.5 if the reasoning concludes nothing,  0 if C != F
     g = 1 - bad / refs    refs: "option X"/"choice X" mentions and quoted option texts (option X: "..."),
                           bad: letters outside the option list and quotes that do not match option X's text
@@ -484,6 +486,7 @@ _COLON_CONCLUSION = re.compile(r"\A(?=[^:\n]*\s\S+\s\S+\s*:)(?![\s*_#>-]*[A-Z][\
 _CLOSING_CLAUSE = re.compile(r",\s*(?:so|thus|hence|therefore)\b[,:]?\s*(?=[^,;]*\Z)", re.IGNORECASE)
 # a sentence wholly in brackets: an aside after the conclusion, read past when it names no option (by its text or its
 # letter, even one that could be an article: "(Actually, A.)" is no aside)
+_LIST_NUMBER = re.compile(r"\A[\s*_>#-]*\d{1,2}[.)][ \t]+")
 _ASIDE = re.compile(r"\s*\([^()]*\)\s*")
 _ARROW = re.compile(r"(?:→|⇒|=>|->|=)\s*")
 # (red team holdout_r44: or after a labelled bare letter, "Working answer: D. With no cough ..., the picture is viral: B.")
@@ -491,6 +494,7 @@ _ARROW = re.compile(r"(?:→|⇒|=>|->|=)\s*")
 # (red team holdout_r53: or after a letter closing its clause, "... transvaginal ultrasound, A. B, D and E do not fit.",
 # "... within 72 hours: C. HIDA, CT and ERCP are not needed.")
 _CLOSING_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)\]\"”'’]{2}[.!?])\s+|(?<=\d\.\d[.!?])\s+|(?<=:\s[A-Z]\.)\s+(?=[A-Z][a-z])|"
+                               r"(?<=\s\d[.!?])[ \t]+(?=[A-Z][a-z])|"  # "..., so 3. Recounting: the same 3. An anticoagulant ..."
                                r"(?<=[A-Za-z][,:]\s[A-Z]\.)\s+(?=[A-Z])|\n+")
 _ALTERNATIVE = re.compile(r"\b(?:or|versus|vs|either)\b|/", re.IGNORECASE)  # "So nephrogenic or central DI."
 _NEGATION = re.compile(r"\b(?:not|no|never|unlikely|excluded|ruled\s+out|rather\s+than|instead\s+of)\b|n't\b", re.IGNORECASE)
@@ -588,6 +592,7 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     if not sentences:
         return None
     last = plain_text(sentences[-1])  # "ru\u00adled out", "nоt" (Cyrillic о), "ｎｏｔ" read as shown (holdout_r41)
+    last = _LIST_NUMBER.sub("", last, count=1)  # "4. Conclusion: A." (a numbered reasoning's last item)
     if (choice := _SPEAKER_CHOICE_OPENER.match(last) or _COLON_CONCLUSION.match(last)) and not _NEGATION.search(
             _FRONTED_ADJUNCT.sub("", last, count=1)):  # "With no cough ..., the picture is viral: B." (holdout_r44)
         named = _named_options(re.split(r"[,(]", last[choice.end():], maxsplit=1)[0], options)
@@ -605,7 +610,10 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
             and not _NEGATION.search(fronted.group()) and not _named_options(fronted.group(), options):
         last = last[fronted.end():]  # "Here in the ED, with papilledema, the next step is CT head (C)." (holdout_r53)
     opener = _CONCLUDING_OPENER.match(last) or _COPULAR_OPENER.match(last)
+    equated = opener is not None and bool(_COPULAR_OPENER.match(last) or _COPULAR_OPENER.match(last[opener.end():]))
     arrows = list(_ARROW.finditer(last))
+    if opener is None and arrows and _CLOSING_CLAUSE.search(last[arrows[-1].end():]):
+        last, arrows = last[arrows[-1].end():], []  # "Fever, RUQ pain → acute cholecystitis, so C – RUQ ultrasound ..."
     closing_clause = None if opener is not None or arrows else _CLOSING_CLAUSE.search(last)
     labelled = None if opener is not None or arrows or closing_clause else _LABELLED_CLOSE.search(last)
     if opener is not None:
@@ -637,6 +645,8 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     elif comma and re.fullmatch(r"[\s*(]*[A-Z][\s*)]*", first) and _named_options(rest, options) - _named_options(first, options):
         return None  # "So C, unlike oral amoxicillin.": a letter, then another option set against it; not read as that other option
     named = _named_options(clause, options)
+    if not named and equated and not re.search(r"\b[A-Z]\b", clause):  # "The right move is to tell the attending that the mistake has to be disclosed.": C's
+        named = {letter for _, _, letter in cognate_mentions(clause, options)}  # words, paraphrased (holdout_r51)
     if len(named) != 1 or _NEGATION.search(clause) or _ALTERNATIVE.search(clause):
         return None
     return next(iter(named))
@@ -782,29 +792,86 @@ def structured_conclusion(reasoning: str, options: Mapping[str, str]) -> tuple[s
     return (next(iter(named)), "") if len(named) == 1 else (None, f"the {chosen.key!r} field names no one option")
 
 
-# (red team holdout_r54) a line of a per-option list: its mark (a check mark keeps, a cross mark or a strikethrough opening
-# the line rejects), then the option's letter
-_MARKED_OPTION_LINE = re.compile(
-    r"^[ \t]*(?:(?P<kept>[\u2705\u2714\u2713\u2611])|(?P<crossed>[\u274c\u2718\u2717\u2716\u274e])|(?P<struck>~~|<(?:del|s)>))?"
-    r"\ufe0f?[ \t]*[*_]*(?P<letter>[A-Z])[*_]*[.):][ \t]", re.MULTILINE)
+# (red team holdout_r54) a per-option walk: each option judged in a segment of its own that opens with its letter, on a
+# line of its own or after a sentence's end ("A: ... premature. B: ... first. C: ..."), after an optional mark (a check
+# mark keeps, a cross mark or a strikethrough opening the segment rejects)
+_OPTION_SEGMENT = re.compile(
+    r"(?:\A|(?<=[.!?])[ \t]+|(?<=\n))[ \t]*(?:(?P<kept>[\u2705\u2714\u2713\u2611])|(?P<crossed>[\u274c\u2718\u2717\u2716\u274e])|"
+    r"(?P<struck>~~|<(?:del|s)>))?\ufe0f?[ \t]*[*_]*(?P<letter>[A-Z])[*_]*[.):][*_]*[ \t]")
+_REJECTING_MARKS = ("~~", "<del>", "<s>", "\u274c", "\u2718", "\u2717", "\u2716", "\u274e")
+# (the per-option walks of the red team's faithfulness references, holdout_r25 - holdout_r54) what sets an option aside
+# in its own verdict beyond a negation, a judgement against or a deferral: a restriction of its use ("is reserved for
+# very high HbA1c", "is only for pH below 6.9", "helps bronchospasm only", "an adjunct at most", "too slow"), a harm it
+# risks or a delay it causes ("risks shock and hypokalemia", "delays treatment")
+_RESTRICTED = re.compile(r"\b(?:reserved\s+for|only\s+(?:for|in|when|once|after|with)|at\s+most|too\s+\w+|risks?|delay(?:s|ed)?|"
+                         r"[a-z]+\s+only(?=\s*(?:[.,;]|\Z)))\b", re.IGNORECASE)
+# ... and what selects an option in its own verdict: it is what the question asks for ("the first step is to tell the
+# attending", "is the next step", "is the first imaging test", "is first-line", "comes first", "restores volume first."),
+# or it fits the case ("croup fits the prodrome", "suited to her", "are specific to Graves disease")
+_SELECTING = re.compile(
+    r"\b(?:(?:is|are|comes?|goes?)\s+first|first[- ]line|the\s+(?:single\s+|most\s+)?(?:best|correct|right|first|next|immediate|"
+    r"initial|definitive|preferred|appropriate)(?:\s+[\w-]+){0,2}?\s+(?:answer|step|choice|option|treatment|therapy|test|"
+    r"study|diagnosis|drug|management|investigation|agent)|fits|suited|specific\s+to|first(?=\s*(?:[.;]|\Z)))\b", re.IGNORECASE)
 
 
-def marked_choice(reasoning: str, options: Mapping[str, str]) -> str | None:
-    """The option a per-option list concludes by its marks (red team ``holdout_r54``): every option has a line of
-    its own opening with its letter, and all but one are marked rejected -- a cross mark or struck through -- so the
-    one left, plain, bold or checked, is the choice ("❌ A. ... ❌ C. ... ✅ D. Graves disease -- proptosis ...",
-    "~~A. Oral diphenhydramine~~ -- no effect on shock ... **C. Intramuscular epinephrine** -- first-line"). None
-    when an option has no line or two, or when more than one is left."""
-    if not any(mark in reasoning for mark in ("~~", "<del>", "<s>", "\u274c", "\u2718", "\u2717", "\u2716", "\u274e")):
+def _set_aside_in_words(verdict: str) -> bool:
+    """Whether an option's own verdict sets it aside: a negation, a judgement against, a deferral or a restriction
+    ("is not indicated", "is premature", "is for later", "is reserved for ...", "helps the wheeze only")."""
+    return any(pattern.search(verdict) for pattern in (_NEGATION, _AGAINST, _DEFERRED, _RESTRICTED))
+
+
+def eliminated_choice(reasoning: str, options: Mapping[str, str]) -> str | None:
+    """The option a per-option walk concludes by setting every other option aside: every option has one segment of
+    its own opening with its letter (a line, or a sentence after the previous one's end), and all but one are
+    rejected, so the one left is the choice.
+
+    * Marks decide when the walk has any (red team ``holdout_r54``): a cross mark or a strikethrough opening the segment
+      rejects it, a check mark or none keeps it ("❌ A. ... ❌ C. ... ✅ D. Graves disease -- proptosis ...",
+      "~~A. Oral diphenhydramine~~ -- no effect on shock ... **C. Intramuscular epinephrine** -- first-line").
+    * Else the verdicts' words decide (the per-option walks of the red team's faithfulness references): a segment that
+      negates, judges against, defers or restricts its option sets it aside (:func:`_set_aside_in_words`), so "A:
+      insulin before volume is premature. B: isotonic saline restores volume first. C: hypotonic saline is for later.
+      D: bicarbonate is not indicated at pH 7.12. E: long-acting insulin has no role acutely." concludes B. The one
+      left must say something of its own (a reasoning word), set no condition, offer no alternative and name no other
+      option; a sentence before the walk may set the scene when it names no option ("DKA with potassium 3.0. A: ...").
+
+    None when an option has no segment or two, when a letter outside the options opens one, or when more than one
+    option (or none) is left.
+
+    >>> eliminated_choice("A: hiding it is dishonest. B: tell the attending first. C: escalation is premature.",
+    ...                   {"A": "Hide it", "B": "Tell the attending", "C": "Report to the committee"})
+    'B'
+    >>> eliminated_choice("A: not indicated. B: fits. C: also fits.", {"A": "x", "B": "y", "C": "z"}) is None
+    True
+    """
+    marked = any(mark in reasoning for mark in _REJECTING_MARKS)
+    if not marked:  # the words as a reader sees them: hidden text left out, look-alike letters read as shown
+        reasoning = plain_text(without_emphasis(visible_text(reasoning)))
+    segments = list(_OPTION_SEGMENT.finditer(reasoning))
+    letters = [segment.group("letter") for segment in segments]
+    if len(segments) < 2 or len(set(letters)) != len(letters) or set(letters) != set(options):
         return None
-    marks: dict[str, str] = {}
-    for line in _MARKED_OPTION_LINE.finditer(reasoning):
-        letter = line.group("letter")
-        if letter not in options or letter in marks:
-            return None
-        marks[letter] = "rejected" if line.group("crossed") or line.group("struck") else "kept"
-    left = [letter for letter, mark in marks.items() if mark == "kept"]
-    return left[0] if set(marks) == set(options) and len(left) == 1 else None
+    if not marked and _named_options(reasoning[:segments[0].start()], options):
+        return None  # the scene set before the walk names an option: a conclusion there is another reading's
+    left = []
+    for segment, following in zip(segments, segments[1:] + [None]):
+        verdict = reasoning[segment.end():following.start() if following else len(reasoning)]
+        if not marked and (_named_options(verdict, options) - {segment.group("letter")}
+                           or set(re.findall(r"\b([A-Z])\b(?![.):] )", verdict)) & set(options)):
+            return None  # a verdict that weighs another option, or a closing remark after the last ("So it is A or C.")
+        rejected = (segment.group("crossed") or segment.group("struck")) if marked else _set_aside_in_words(verdict)
+        if not rejected:
+            left.append((segment.group("letter"), verdict))
+    if len(left) > 1 and not marked:  # several left: the one whose verdict selects it, when only one does
+        left = [(letter, verdict) for letter, verdict in left if _SELECTING.search(verdict)]
+    if len(left) != 1:
+        return None
+    letter, verdict = left[0]
+    if not marked and (_CONDITION_WORD.search(verdict) or _ALTERNATIVE.search(verdict) or re.search(r"\b[A-Z]\b", verdict)
+                       or _named_options(verdict, options) - {letter}
+                       or not reasoning_words(verdict, options)):
+        return None
+    return letter
 
 
 def _named_options(clause: str, options: Mapping[str, str]) -> set[str]:
@@ -917,7 +984,7 @@ class ClinicalFaithfulness(_OptionsReward):
             own = without_emphasis(visible_text(reasoning))  # "the answer is $\\underline{\\text{B}}$" (holdout_r54)
             structured = structured_conclusion(own, options)  # "final_choice: C", a keep table (holdout_r46)
             closing = closing_conclusion(own, options) if structured is None else None
-            marked = marked_choice(reasoning, options) if structured is None and not closing else None
+            marked = eliminated_choice(reasoning, options) if structured is None and not closing else None
             concluded, tier = ((structured[0], "conclusion") if structured is not None else
                                (closing, "conclusion") if closing else (marked, "conclusion") if marked else
                                extract_letter(own, ALL_LETTERS, options))
