@@ -57,3 +57,89 @@ def test_ordinal_and_letter_must_agree(place, letter_index, form):
     letter = "ABCDE"[letter_index]
     read = wrapped_letter("\\boxed{\\text{" + form.format(ordinal, letter) + "}}")
     assert read == (letter if place == letter_index else None)
+
+
+# --- forecast_class_cost: a value in words with decimals, Arabic separators, a gloss in words that agrees ------------
+from polyreward.rewards.forecast import committed_forecast  # noqa: E402
+from polyreward.verifiers.forecast_dates import spelled_number  # noqa: E402
+from polyreward.verifiers.number_locale import without_restated_words  # noqa: E402
+from polyreward.verifiers.reading import normalise  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "block,value",
+    [
+        ("fifty-two point three µg/m³", 52.3),
+        ("Fifty-two point three", 52.3),
+        ("about forty-seven point zero five µg/m³", 47.05),
+        ("۵۲٫۳", 52.3),
+        ("٥٢٫٣ µg/m³", 52.3),
+        ("١٬٠٨٥", 1085.0),
+        ("27 (twenty-seven) µg/m³", 27.0),
+        ("27 µg/m³ (twenty-seven)", 27.0),
+        ("149（一百四十九）µg/m³", 149.0),
+        ("52.3 (fifty-two point three)", 52.3),
+        ("twenty-seven (27) µg/m³", 27.0),
+    ],
+)
+def test_forecast_in_words_other_digits_or_glossed_is_the_value(block, value):
+    found = committed_forecast(f"<think>Persistence.</think>\n<answer>{block}</answer>", 1, True)[0]
+    assert found == [pytest.approx(value)]
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "52.3 µg/m³ (twenty-three point five)",  # words of another value: two values
+        "27 (thirty-seven)",
+        "149（一百九十四）",
+        "52.3 → on second thought, thirty-one",
+        "somewhere between fifteen and forty",
+        "fifty-two point",  # no decimals after the point
+        "fifty-two point twenty",  # decimals are read digit by digit
+        "not ５２.３ — 28",
+    ],
+)
+def test_forecast_with_words_of_another_value_is_none(block):
+    assert committed_forecast(f"<think>Persistence.</think>\n<answer>{block}</answer>", 1, True)[0] is None
+
+
+@pytest.mark.parametrize(
+    "words,value",
+    [("fifty two point three".split(), 52.3), ("zero point five".split(), 0.5), ("one hundred point zero one".split(), 100.01),
+     ("twenty four".split(), 24.0), ("point five".split(), None), ("two point".split(), None), ("two point ten".split(), None),
+     ("two point three point four".split(), None)],
+)
+def test_spelled_number_with_decimals(words, value):
+    assert spelled_number(words) == (pytest.approx(value) if value is not None else None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 999), st.integers(0, 9))
+def test_spelled_decimals_round_trip(whole, decimal):
+    from num2words import num2words
+
+    words = num2words(whole).replace("-", " ").replace(",", "").split() + ["point", num2words(decimal)]
+    assert spelled_number(words) == pytest.approx(whole + decimal / 10)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="0123456789٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹٫٬ a", max_size=30))
+def test_arabic_separators_only_between_digits(text):
+    shown = normalise(text, collapse_space=False)
+    assert shown.count(".") + shown.count(",") + shown.count("\u066b") + shown.count("\u066c") == \
+        text.count("\u066b") + text.count("\u066c")  # each separator is kept, as itself or as its ASCII mark
+    for i, ch in enumerate(shown):
+        if ch in "\u066b\u066c":
+            assert not (0 < i < len(shown) - 1 and shown[i - 1].isdigit() and shown[i + 1].isdigit())
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 2000), st.sampled_from(["{} ({})", "{} UGM ({})", "{}（{}）"]))
+def test_restated_words_agree_or_stay(value, form):
+    from num2words import num2words
+
+    same = form.format(value, num2words(value).replace(",", ""))
+    other = form.format(value, num2words(value + 1).replace(",", ""))
+    assert without_restated_words(same).replace(" UGM", "").strip() == str(value)
+    assert without_restated_words(other) == other

@@ -146,9 +146,16 @@ def _spelled_word(match: re.Match) -> str:
 
 
 def _ascii_digits(text: str) -> str:
+    """``text`` with the digits of every script as ASCII digits, and the Arabic decimal and thousands separators
+    between two digits as the point and comma they are (red team ``holdout_r56``: ``۵۲٫۳`` is 52.3, ``١٬٢٠٠`` is
+    1,200; NFKC keeps both separators)."""
     if text.isascii():
         return text
-    return "".join(str(unicodedata.digit(ch)) if not ch.isascii() and unicodedata.category(ch) == "Nd" else ch for ch in text)
+    text = "".join(str(unicodedata.digit(ch)) if not ch.isascii() and unicodedata.category(ch) == "Nd" else ch for ch in text)
+    return _ARABIC_SEPARATOR.sub(lambda mark: "." if mark.group() == "\u066b" else ",", text) if "\u066b" in text or "\u066c" in text else text
+
+
+_ARABIC_SEPARATOR = re.compile("(?<=\\d)[\u066b\u066c](?=\\d)")  # ٫ (decimal) and ٬ (thousands) between two digits
 
 
 def _map_lookalikes(match: re.Match) -> str:
