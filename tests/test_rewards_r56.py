@@ -143,3 +143,108 @@ def test_restated_words_agree_or_stay(value, form):
     other = form.format(value, num2words(value + 1).replace(",", ""))
     assert without_restated_words(same).replace(" UGM", "").strip() == str(value)
     assert without_restated_words(other) == other
+
+
+# --- jaccard (normalised): radiologists' shorthand and the support devices as one class -----------------------------
+from polyreward.rewards.jaccard import JaccardReward  # noqa: E402
+from polyreward.verifiers.radiology_labels import as_gold_findings, listed_as  # noqa: E402
+
+JACCARD = JaccardReward(mode="normalized")
+TUBES = ("Read this chest X-ray report and list every finding that is definitely present, separated by ';', inside "
+         "<answer>...</answer>.\n\nFINDINGS: Endotracheal tube tip 4 cm above the carina. Nasogastric tube courses into "
+         "the stomach. Right PICC at the cavoatrial junction. Bibasilar atelectasis. No pneumothorax.")
+TRAUMA = ("Read this chest X-ray report and list every finding that is definitely present, separated by ';', inside "
+          "<answer>...</answer>.\n\nFINDINGS: Moderate right pneumothorax with a displaced fracture of the right sixth rib.")
+
+
+@pytest.mark.parametrize(
+    "prompt,gold,labels,score",
+    [
+        (TUBES, "atelectasis; support devices", "bibasilar atelectasis; ETT; NGT", 1.0),
+        (TUBES, "atelectasis; support devices", "atelectasis; PICC", 1.0),
+        (TUBES, "atelectasis; support devices", "atelectasis; endotracheal tube; nasogastric tube; PICC line", 1.0),
+        (TUBES, "atelectasis; support devices", "atelectasis; OGT", 1.0),
+        (TRAUMA, "fracture; pneumothorax", "R PTX; rib fx", 1.0),
+        (TRAUMA, "fracture; pneumothorax", "pneumothorax; rib fxs", 1.0),
+        (TUBES, "atelectasis; support devices", "atelectasis; ETT; retained bullet fragment", 2 / 3),  # a foreign body stays extra
+        (TUBES, "atelectasis", "atelectasis; ETT", 0.5),  # a device the gold does not list stays extra
+        (TRAUMA, "fracture; pneumothorax", "h/o PTX; h/o rib fx", 0.0),
+        (TRAUMA, "fracture; pneumothorax", "no PTX; rib fx", 0.5),
+        (TRAUMA, "fracture; pneumothorax", "?PTX; ?rib fx", 0.0),
+    ],
+)
+def test_jaccard_reads_shorthand_and_devices_as_their_class(prompt, gold, labels, score):
+    found = JACCARD.score_rollout(f"<answer>{labels}</answer>", {"answer": f"<answer>{gold}</answer>", "prompt": prompt})
+    assert found.score == pytest.approx(score)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["ett", "ngt", "picc", "chest tube", "pacemaker", "tracheostomy tube", "central line"]),
+       st.sampled_from(["coin", "bullet fragment", "atelectasis", "pneumothorax"]))
+def test_only_support_devices_join_the_generic_label(device, other):
+    gold = {"support devices", "cardiomegaly"}
+    assert as_gold_findings({device}, gold) == {"support devices"}
+    assert as_gold_findings({other}, gold) == {other}
+    assert listed_as("pneumothorax", frozenset({"support devices generic"})) == "pneumothorax"
+
+
+# --- clinical_comprehensiveness: options weighed by place, small letters, circled letters, numbered, in a table -----
+from polyreward.rewards.clinical_reasoning import ClinicalComprehensiveness, options_named_by_letter  # noqa: E402
+
+COMPREHENSIVE = ClinicalComprehensiveness(options_column="options")
+HF = {"A": "Metoprolol", "B": "Intravenous furosemide", "C": "Verapamil", "D": "Normal saline bolus", "E": "Digoxin"}
+HF_ROW = {"answer": "B", "options": "\n".join(f"{k}. {v}" for k, v in HF.items())}
+REASONS = ("may precipitate shock in acute decompensation", "relieves the pulmonary congestion",
+           "is negatively inotropic and contraindicated", "adds volume to an overloaded patient",
+           "does not treat the congestion")
+
+
+def _weighing(labels: list[str]) -> str:
+    body = " ".join(f"{label} {reason}." for label, reason in zip(labels, REASONS))
+    return f"<think>{body}</think>\n<answer>IV furosemide. \\boxed{{B}}</answer>"
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        ["(a)", "(b)", "(c)", "(d)", "(e)"],
+        ["Ⓐ", "Ⓑ", "Ⓒ", "Ⓓ", "Ⓔ"],
+        ["ⓐ", "ⓑ", "ⓒ", "ⓓ", "ⓔ"],
+        ["The first option,", "The second option,", "The third option,", "The fourth option,", "The fifth option,"],
+        ["The first option,", "The second,", "The third,", "The fourth,", "The last option"],
+        ["1) A,", "2) B,", "3) C,", "4) D,", "5) E,"],
+    ],
+)
+def test_each_option_weighed_by_any_label_form(labels):
+    assert COMPREHENSIVE.score_rollout(_weighing(labels), HF_ROW).score == 1.0
+
+
+def test_options_in_a_table_after_a_row_number():
+    rows = "\n".join(f"| {n} | {k}. {v} | {r} |" for n, (k, v), r in zip(["1st", "2nd", "3rd", "4th", "5th"], HF.items(), REASONS))
+    text = f"<think>| # | Option | Verdict |\n|---|---|---|\n{rows}</think>\n<answer>\\boxed{{B}}</answer>"
+    assert COMPREHENSIVE.score_rollout(text, HF_ROW).score == 1.0
+
+
+@pytest.mark.parametrize(
+    "think,score",
+    [
+        ("The first, third, fourth and fifth options are wrong. IV furosemide relieves the congestion.", 0.2),
+        ("Ⓐ ✗ Ⓑ ✓ Ⓒ ✗ Ⓓ ✗ Ⓔ ✗\nIV furosemide relieves the congestion.", 0.2),
+        ("Options A–E all considered. IV furosemide relieves the congestion.", 0.2),
+        # an enumeration of two in small letters is no option labelling
+        ("Two points: (a) she is congested and (b) she is hypertensive. IV furosemide relieves the congestion.", 0.2),
+    ],
+)
+def test_options_named_without_reasons_are_not_weighed(think, score):
+    text = f"<think>{think}</think>\n<answer>\\boxed{{B}}</answer>"
+    assert COMPREHENSIVE.score_rollout(text, HF_ROW).score <= score
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="abcde() .,thsirfond", max_size=60))
+def test_options_named_by_letter_changes_only_labels(text):
+    """The rewrite touches only option labels: small bracketed letters become capitals, ordinal phrases a letter."""
+    out = options_named_by_letter(text, HF)
+    if "(" not in text and not any(w in text.lower() for w in ("first", "second", "third", "fourth", "fifth", "last")):
+        assert out == text
+    assert out.lower().replace("option ", "").count("(") == text.count("(")
