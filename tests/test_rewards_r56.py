@@ -248,3 +248,27 @@ def test_options_named_by_letter_changes_only_labels(text):
     if "(" not in text and not any(w in text.lower() for w in ("first", "second", "third", "fourth", "fifth", "last")):
         assert out == text
     assert out.lower().replace("option ", "").count("(") == text.count("(")
+
+
+# --- clinical_faithfulness: a conclusion in small bracketed letters, by place, by a circled letter ---------------------
+from polyreward.rewards.clinical_reasoning import ClinicalFaithfulness  # noqa: E402
+
+FAITHFUL = ClinicalFaithfulness(options_column="options")
+_HF_WEIGHED = ("(a) metoprolol can precipitate shock in acute decompensation; (c) verapamil is negatively inotropic; "
+               "(d) fluids worsen the overload; (e) digoxin does not relieve congestion.")
+
+
+@pytest.mark.parametrize(
+    "conclusion,box,score",
+    [
+        ("→ (b).", "B", 1.0),
+        ("So (b).", "B", 1.0),
+        ("→ Ⓑ.", "B", 1.0),
+        ("So the second option.", "B", 1.0),
+        ("→ (e).", "B", 0.0),  # the small letter of another option
+        ("So the fifth option.", "B", 0.0),
+    ],
+)
+def test_faithfulness_reads_small_circled_and_ordinal_conclusions(conclusion, box, score):
+    text = f"<think>Congested and hypertensive. {_HF_WEIGHED} {conclusion}</think>\n<answer>\\boxed{{{box}}}</answer>"
+    assert FAITHFUL.score_rollout(text, HF_ROW).score == score
