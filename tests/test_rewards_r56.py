@@ -272,3 +272,42 @@ _HF_WEIGHED = ("(a) metoprolol can precipitate shock in acute decompensation; (c
 def test_faithfulness_reads_small_circled_and_ordinal_conclusions(conclusion, box, score):
     text = f"<think>Congested and hypertensive. {_HF_WEIGHED} {conclusion}</think>\n<answer>\\boxed{{{box}}}</answer>"
     assert FAITHFUL.score_rollout(text, HF_ROW).score == score
+
+
+# --- kg_triplet_consistency: a laterality abbreviation before a finding or a place is the side -----------------------
+from polyreward.verifiers.radiology_kg import default_lexicon, extract_kg, spelled_sides  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "short,long",
+    [
+        ("Moderate R PTX.", "Moderate right pneumothorax."),
+        ("Small L pleural effusion.", "Small left pleural effusion."),
+        ("Bilat effusions.", "Bilateral effusions."),
+        ("Rt apical pneumothorax.", "Right apical pneumothorax."),
+        ("R PICC tip in the SVC.", "Right PICC tip in the SVC."),
+    ],
+)
+def test_laterality_abbreviation_reads_as_the_side(short, long):
+    assert extract_kg(short) == extract_kg(long)
+
+
+@pytest.mark.parametrize(
+    "tokens,kept",
+    [
+        (["on", "2", "l", "nasal", "cannula"], True),  # litres of oxygen
+        (["option", "r", "is", "wrong"], True),
+        (["r", "6th", "rib", "fx"], False),
+        (["l", "pneumothorax"], False),
+    ],
+)
+def test_laterality_abbreviation_only_before_a_lexicon_phrase(tokens, kept):
+    assert (spelled_sides(tokens, default_lexicon()) == tokens) is kept
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["r", "l", "rt", "bil", "6th", "rib", "pneumothorax", "no", "2", "x"]), max_size=12))
+def test_spelled_sides_changes_only_abbreviations(tokens):
+    out = spelled_sides(tokens, default_lexicon())
+    assert len(out) == len(tokens)
+    assert all(a == b or (a in ("r", "l", "rt", "bil") and b in ("right", "left", "bilateral")) for a, b in zip(tokens, out))

@@ -29,10 +29,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from polyreward.verifiers.radiology_kg import default_lexicon, tokenize
+from polyreward.verifiers.radiology_kg import LATERALITY, default_lexicon, tokenize
 
-# laterality abbreviations clinicians write before a finding, read as the word they stand for
-LATERALITY = {"r": "right", "l": "left", "rt": "right", "lt": "left", "bil": "bilateral", "bilat": "bilateral"}
 LATERALITY_WORDS = frozenset(LATERALITY) | frozenset({"right", "left"})
 FINDING_KINDS = ("disorder", "device")
 _MAX_PHRASE = 4
