@@ -97,9 +97,9 @@ _RANK = re.compile(r"\d{1,2}(?:st|nd|rd|th)?")
 
 def spelled_sides(tokens: list[str], lex: Lexicon) -> list[str]:
     """``tokens`` with each laterality abbreviation (:data:`LATERALITY`) that stands right before a finding, a place
-    or a size of the lexicon, a rank between allowed, read as the side it names (red team ``holdout_r56``: "Moderate R PTX.", "R 6th rib
-    fx", "L CP angle" are the right pneumothorax, the right sixth rib, the left costophrenic angle); a letter before
-    anything else stays (``2 L`` of oxygen, ``R`` of a list)."""
+    or a size of the lexicon, a rank between allowed, read as the side it names (red team ``holdout_r56``: "Moderate R
+    PTX.", "R 6th rib fx", "Small L pleural effusion" are the right pneumothorax, the right sixth rib, the left
+    effusion); a letter before anything else stays (``2 L`` of oxygen, ``R`` of a list)."""
     if not any(token in LATERALITY for token in tokens):
         return tokens
     out = list(tokens)
