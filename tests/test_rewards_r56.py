@@ -311,3 +311,17 @@ def test_spelled_sides_changes_only_abbreviations(tokens):
     out = spelled_sides(tokens, default_lexicon())
     assert len(out) == len(tokens)
     assert all(a == b or (a in ("r", "l", "rt", "bil") and b in ("right", "left", "bilateral")) for a, b in zip(tokens, out))
+
+
+# --- reading.normalise: a circled letter is the bracketed letter -----------------------------------------------------
+@pytest.mark.parametrize(
+    "text,shown",
+    [("Ⓐ D-dimer: raised after surgery.", "(A) D-dimer: raised after surgery."), ("answer: ⓒ", "answer: (c)"),
+     ("Ⓩ", "(Z)"), ("© 2026", "© 2026"), ("⒜ first", "(a) first")],
+)
+def test_circled_letter_is_the_bracketed_letter(text, shown):
+    assert normalise(text) == shown
+
+
+def test_circled_box_letter_still_boxes_its_letter():
+    assert CRPO.score_rollout(f"{THINK}<answer>Needle decompression. \\boxed{{Ⓒ}}</answer>", {"answer": "C"}).score == 1.0
