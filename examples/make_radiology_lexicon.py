@@ -43,6 +43,9 @@ EXTRA_ALIASES = {
     "atelectasis": ["atelectatic change", "collapse"],
     "pneumothorax": ["pneumothoraces"],
     "lung_nodule_or_mass": ["nodule", "nodules"],
+    # radiologists' shorthand (red team holdout_r56): "rib fx", "NGT in the stomach"
+    "fracture_generic": ["fx", "fxs"],
+    "enteric_tube": ["ngt", "ogt"],
 }
 # A leading word that is really a modifier or a location: "small pneumothorax" -> size "small" + "pneumothorax".
 SIZE = ["trace", "tiny", "small", "minimal", "mild", "mildly", "moderate", "moderately", "large", "massive", "extensive", "severe",

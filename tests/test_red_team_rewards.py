@@ -1559,6 +1559,35 @@ LEFT_OPEN = {
         "one line: the shown line begins 'The best fit is A.' over the first option's words and still ends 'The best "
         "fit is D.', the conclusion boxed; the row's premise (the conclusion overwritten) does not hold, so it ties "
         "its reference at 1.0"),
+    # holdout_r56 (written blind 2026-12-07: numerals in words, abbreviations, other scripts and everyday formats;
+    # first sight in benchmarks/results/red_team_rewards_holdout_r56_first_sight.md)
+    ("clinical_faithfulness", "r56_fa_g_think_concludes_brand_name_synonym"): (
+        "genuine (the think closes 'IV Lasix 40 mg it is.' for B, Intravenous furosemide), refused as concluding no "
+        "option (0.5): 'Lasix' is a brand name and 'IV' no word of the option's text; naming an option by a brand "
+        "needs a drug lexicon, and 'X it is.' is no concluding construction the reader knows"),
+    ("clinical_faithfulness", "r56_fa_g_think_concludes_synonym_with_landmark"): (
+        "genuine (the think closes 'Needle thoracostomy in the 2nd ICS, MCL, now.' for C, Needle decompression), "
+        "refused as concluding no option (0.5): a synonym of the option as a plan for now, with no answer or copular "
+        "phrase; reading any closing sentence that shares one distinctive word with an option paid holdout_r30's "
+        "r30_fa_q1_invented_option_e"),
+    ("kg_triplet_consistency", "r56_kg_g_abbreviated_ptx_fx_report"): (
+        "genuine ('Moderate R PTX. Displaced R 6th rib fx. No effusion.'), 0.75 against its reference since "
+        "spelled_sides and the 'fx' alias (0.5 at first sight): the extractor locates a finding at its nearest place "
+        "only, so 'R 6th rib fx' gives (fracture, rib) and the reference's 'fracture of the right sixth rib' gives "
+        "(fracture, right); one place per finding is ReXKG's schema"),
+    ("kg_triplet_consistency", "r56_kg_g_kerley_lines_cardiac_silhouette_synonyms"): (
+        "genuine (Kerley B lines and peribronchial cuffing 'consistent with interstitial edema'), 0.61: the signs are "
+        "findings of their own in the lexicon (interstitial thickening, peribronchial cuffing: entities the reference "
+        "does not state) and radlabels files 'interstitial edema' under pulmonary vascular congestion, not pulmonary "
+        "edema; a reference-based entity Jaccard charges the extra detail"),
+    ("kg_triplet_consistency", "r56_kg_g_ett_ngt_picc_positions"): (
+        "genuine (ETT, NGT and PICC with their tip positions), 0.5 since spelled_sides (0.28 at first sight): the "
+        "positions (carina, diaphragm, SVC) are places the reference does not state, so entities and located_at "
+        "triplets the reference lacks; a reference-based Jaccard charges the extra detail"),
+    ("kg_triplet_consistency", "r56_kg_g_size_in_number_words_ordinal_rib"): (
+        "genuine ('Right pneumothorax measuring two centimetres at the apex.'), 0.69: the reference grades the "
+        "pneumothorax 'moderate' and names no apex, so the size word is missed and the apex an extra place -- the "
+        "row differs from its reference in detail, not in findings"),
 }
 
 ROWS = bench.load_rows()

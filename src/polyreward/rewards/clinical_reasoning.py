@@ -66,6 +66,7 @@ from polyreward.reward import Scored
 from polyreward.rewards.crpo import ReleasedPreprocessing
 from polyreward.rewards.format import content_stems, meta_stems, stem
 from polyreward.verifiers.choice import extract_letter, letter_after_answer_block
+from polyreward.verifiers.choice_forms import options_by_position
 from polyreward.verifiers.label_answers import LABELS, extract_label, squeeze_whitespace
 from polyreward.verifiers.label_sets import initialism_of, spelling_key
 from polyreward.verifiers.option_checks import cognate_mentions
@@ -92,7 +93,8 @@ _PARENTHESISED = re.compile(r"\(([A-Z])\)")
 _LINE_START = re.compile(r"(?m)^\s*(?:[^\w\s(\[{\\$|`'\"]\s*){0,3}?\**([A-Z])(?:\s+\([^()\n]{1,40}\))?\**(?:[.):]\**\s|[ \t]*(?:→|->|=>|⇒)[ \t](?![A-Z]\b))")
 # a markdown table row whose first cell is one option letter ("| A | no -- conceals the error |"), alone or as the
 # label of the option's text ("| A. IV diphenhydramine | adjunct for hives only |"; red team holdout_r40)
-_TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[ \t]*\**\(?([A-Z])\)?\**(?:[.):][^|\n]*)?[ \t]*\|")
+# (red team holdout_r56: after a first cell that numbers the row, "| 1st | A. D-dimer | not useful ... |")
+_TABLE_ROW = re.compile(r"(?m)^[ \t]*\|(?:[ \t]*#?\d{1,2}(?:st|nd|rd|th|\.)?[ \t]*\|)?[ \t]*\**\(?([A-Z])\)?\**(?:[.):][^|\n]*)?[ \t]*\|")
 # (red team holdout_r53) a table row whose first cell is an option letter and, after a space, a short name of the
 # option ("| A insulin infusion | not yet: K would fall further |"): counted when the name shares a word with the
 # option's text, so an article opening a cell ("| A patient ... |") is no option
@@ -159,6 +161,7 @@ _BARE_CONCLUSION = re.compile(r"\A[\s*_>#-]*(?:so|thus|hence|therefore|that\s+le
 def weighed_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     """The options weighed in sentences that say something, plus the one option a bare conclusion names
     ("The answer is C.", "Hence D.": one letter, not "The answer is A, B, C or D.")."""
+    reasoning = options_named_by_letter(reasoning, options)
     sentences = _SENTENCE_END.split(reasoning)
     openers = _letter_openers(sentences, options)
     verdicts: dict[str, set[frozenset[str]]] = {}  # letter -> the words said of it alone, one set per sentence
@@ -181,6 +184,42 @@ def weighed_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
             concluded = {m.group(1) for m in _ANSWER_WORD.finditer(sentence)} & set(options)
             otherwise |= concluded if len(concluded) == 1 else set()
     return (set(verdicts) - _same_verdict_for_all(verdicts, options)) | otherwise
+
+
+def options_named_by_letter(reasoning: str, options: Mapping[str, str]) -> str:
+    """``reasoning`` with the options it names by their place or by small letters named by their capital letters
+    (red team ``holdout_r56``), so the weighing is read as the same weighing by letter:
+
+    * an ordinal option phrase, "the first option", "the third choice", "the last one" -> "option A", "option C",
+      "option E" (:func:`polyreward.verifiers.choice_forms.options_by_position`), and once the reasoning has named an
+      option so, a sentence that opens with a bare ordinal, "The second, IV furosemide, relieves ..." -> "Option B, ...";
+    * small letters in brackets, "(a)" ... "(e)", when three or more distinct ones are option letters: the options
+      labelled in small letters ("(a) A portable film delays ... (b) CT is unsafe ..."); fewer stay (an enumeration).
+    """
+    letters = "".join(sorted(options))
+    named = options_by_position(reasoning, letters, options) if _ORDINAL_WORD.search(reasoning) else []
+    if named:
+        pieces, last = [], 0
+        for match, letter in named:
+            pieces += [reasoning[last:match.start()], f"option {letter}"]
+            last = match.end()
+        reasoning = "".join(pieces) + reasoning[last:]
+        order = sorted(options)
+        reasoning = _BARE_ORDINAL.sub(lambda m: m.group(1) + (f"Option {order[_ORDINALS.index(m.group(2).lower())]}"
+                                                              if _ORDINALS.index(m.group(2).lower()) < len(order) else m.group(2)),
+                                      reasoning)
+    small = {m.group(1) for m in _SMALL_LETTER_LABEL.finditer(reasoning)} if "(" in reasoning else set()
+    if len({letter.upper() for letter in small} & set(options)) >= OPENER_LETTERS:
+        reasoning = _SMALL_LETTER_LABEL.sub(lambda m: f"({m.group(1).upper()})" if m.group(1).upper() in options else m.group(), reasoning)
+    return reasoning
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth")
+_ORDINAL_WORD = re.compile(r"\b(?:first|second|third|fourth|fifth|last)\b", re.IGNORECASE)
+# a sentence that opens with a bare ordinal, then a comma, colon or dash: "The second, IV furosemide, relieves ..."
+_BARE_ORDINAL = re.compile(r"((?:\A|[.!?;\n])[\s*_>#-]*)the\s+(first|second|third|fourth|fifth)(?=\s*[,:\u2013\u2014]|\s+-\s)",
+                           re.IGNORECASE)
+_SMALL_LETTER_LABEL = re.compile(r"\(([a-z])\)")
 
 
 # (red team holdout_r49) the reasoning's last sentence as one option's label and its own words: "B: immediate PCI.",
@@ -250,7 +289,7 @@ def _says_of_each(sentence: str, options: Mapping[str, str]) -> bool:
 # H1 and H2 blockers, only treat the skin signs"; red team holdout_r45)
 # (red team holdout_r53: or after a lead-in that ends in a colon and names no letter, "Now the options for the next
 # step: A, FNA - yes, tissue first; B, uptake scan - only if TSH were low; ...")
-_LETTER_OPENER = re.compile(r"(?:[^:\n]{0,60}?(?<![A-Z])(?<![A-Z][.)]):\s)?[\s*_>#-]*+([A-Z])(?:\s+(?:and|&)\s+([A-Z]))?(?:\s(?=[a-z])|,\s)")
+_LETTER_OPENER = re.compile(r"(?:[^:\n]{0,60}?(?<![A-Z])(?<![A-Z][.)]):\s)?[\s*_>#-]*+(?:\d{1,2}[.)]\s+)?([A-Z])(?:\s+(?:and|&)\s+([A-Z]))?(?:\s(?=[a-z])|,\s)")
 OPENER_LETTERS = 3  # distinct option letters opening sentences that make the capitals option labels, not articles
 
 
@@ -982,6 +1021,7 @@ class ClinicalFaithfulness(_OptionsReward):
             # the conclusion is the writer's own words: a program, its output or a traceback is work shown, not what the
             # reasoning concludes (red team holdout_r52: a dose calculation after "D, IM epinephrine, is first.")
             own = without_emphasis(visible_text(reasoning))  # "the answer is $\\underline{\\text{B}}$" (holdout_r54)
+            own = options_named_by_letter(own, options)  # "(a) ... (e) ... → (b)." (holdout_r56)
             structured = structured_conclusion(own, options)  # "final_choice: C", a keep table (holdout_r46)
             closing = closing_conclusion(own, options) if structured is None else None
             marked = eliminated_choice(reasoning, options) if structured is None and not closing else None

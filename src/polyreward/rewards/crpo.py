@@ -84,6 +84,7 @@ from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.rewards.format import check_min_content, content_stems, content_words, meta_stems, thin_content
 from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.language import OTHER_FUNCTION_WORDS, foreign
+from polyreward.verifiers.choice_words import APPOSITION, ORDINAL_OPTION, ordinal_position
 from polyreward.verifiers.letter_sets import offered_with_others
 from polyreward.verifiers.math_normalize import without_emphasis
 from polyreward.verifiers.option_checks import gloss_names_another
@@ -142,9 +143,32 @@ def wrapped_letter(text: str) -> str | None:
         return None
     # a coloured, underlined or full-width letter is the letter (red team holdout_r54: \textcolor{red}{D}, Ｃ)
     inner = unicodedata.normalize("NFKC", without_emphasis(inner))
+    inner, position = _without_ordinal(inner)
     inner = _OPTION_NOUN.sub("", _WRAPPERS.sub("", inner))
     inner = inner[:-1] if inner.endswith(".") else inner
-    return inner if len(inner) == 1 and inner in LETTERS else None
+    # (red team holdout_r56) a lone small letter is the option letter written small: "\boxed{(c)}", "\boxed{b}"
+    letter = inner.upper() if len(inner) == 1 and inner.islower() else inner
+    if len(letter) != 1 or letter not in LETTERS:
+        return None
+    return letter if position is None or LETTERS.index(letter) == position else None
+
+
+# (red team holdout_r56) an option named by its place before its letter, "\boxed{\text{the third option (C)}}": the
+# place and the letter must name the same option ("the third option, not D" names no single letter; "the second
+# option (C)" names two options)
+_ORDINAL_BEFORE_LETTER = re.compile(r"\A[\s{]*(?:\\[A-Za-z]+\s*\{)?\s*(?:" + ORDINAL_OPTION.pattern + r")"
+                                    + APPOSITION.pattern[:-2] + r"(?=\s*[A-Za-z]\W*\Z)", re.IGNORECASE)
+
+
+def _without_ordinal(inner: str) -> tuple[str, int | None]:
+    """``inner`` without an opening option named by its place (:data:`_ORDINAL_BEFORE_LETTER`) and that place (0 for
+    the first); ``(inner, None)`` when it opens with none. "The last option" counts from the end, which the box does
+    not show: it names no place here (-1, matched by no letter)."""
+    match = _ORDINAL_BEFORE_LETTER.match(inner)
+    if match is None:
+        return inner, None
+    ordinal = ORDINAL_OPTION.search(match.group())
+    return inner[match.end():], ordinal_position(ordinal) if ordinal else -1
 
 
 # (red team holdout_r51) the noun of an option before its letter is a wrapper too: "\boxed{\text{Option A}}"

@@ -143,7 +143,7 @@ from polyreward.verifiers.givens import givens
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.math_normalize import drop_thousands_separators, without_emphasis
-from polyreward.verifiers.number_locale import DOT, convention
+from polyreward.verifiers.number_locale import DOT, convention, without_restated_words
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.record_fields import committed_field, is_answer_field, record_fields
 from polyreward.verifiers.speaker_declines import DECLINED
@@ -332,7 +332,7 @@ def _spelled_forecast(span: str) -> str:
     digit and its words are one cardinal plus words that may stand beside a forecast (:data:`NEIGHBOUR_WORDS`); else
     unchanged (red team ``holdout_r3``)."""
     words = _SPELLED_WORD.findall(span.casefold())
-    number = [w for w in words if w in _UNITS or w in _TENS or w in ("hundred", "thousand", "and")]
+    number = [w for w in words if w in _UNITS or w in _TENS or w in ("hundred", "thousand", "and", "point")]
     cardinal = set(number)  # (membership in a set: linear in the span's words)
     if not number or any(w not in NEIGHBOUR_WORDS and w not in cardinal for w in words):
         return span
@@ -441,6 +441,7 @@ def _read_span(span: str) -> str:
     span = drop_thousands_separators(span) if "," in span and convention(span) == DOT else span
     span = _DECIMAL_COMMA.sub(r"\1.\2", span) if "," in span else span
     span = _POLLUTANT_NAME.sub(" ", _UNIT.sub(" UGM ", _STEP_LABEL.sub(" : ", _latex_plain(span.translate(_SCRIPTS)))))
+    span = without_restated_words(span)  # "27 (twenty-seven)": the value glossed in words is one value (holdout_r56)
     span = _milligram_fractions_read(_without_restatement(span)) if "mg" in span.casefold() else span
     return _spelled_forecast(span) if not any(ch.isdigit() for ch in span) else span
 

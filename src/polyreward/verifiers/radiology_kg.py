@@ -90,6 +90,29 @@ _HEDGED_READING = frozenset({(",", "possibly"), (",", "probably")} | {(pronoun, 
                                                                     for modal in ("may", "might", "could")})
 _DENIAL_GAP = 3  # words between two pre-cues that make the second a denied denial ("not true that there is no")
 _WORD_TOKEN = re.compile(r"[a-z0-9]")
+# laterality abbreviations clinicians write before a finding or a place, read as the word they stand for
+LATERALITY = {"r": "right", "l": "left", "rt": "right", "lt": "left", "bil": "bilateral", "bilat": "bilateral"}
+_RANK = re.compile(r"\d{1,2}(?:st|nd|rd|th)?")
+
+
+def spelled_sides(tokens: list[str], lex: Lexicon) -> list[str]:
+    """``tokens`` with each laterality abbreviation (:data:`LATERALITY`) that stands right before a finding, a place
+    or a size of the lexicon, a rank between allowed, read as the side it names (red team ``holdout_r56``: "Moderate R
+    PTX.", "R 6th rib fx", "Small L pleural effusion" are the right pneumothorax, the right sixth rib, the left
+    effusion); a letter before anything else stays (``2 L`` of oxygen, ``R`` of a list)."""
+    if not any(token in LATERALITY for token in tokens):
+        return tokens
+    out = list(tokens)
+    for i, token in enumerate(tokens[:-1]):
+        if token in LATERALITY:
+            following = i + 2 if _RANK.fullmatch(tokens[i + 1]) and i + 2 < len(tokens) else i + 1
+            if any(lex.phrases.get(tuple(tokens[following:following + n]), ("",))[0] in _SIDED_KINDS
+                   for n in lex.lengths.get(tokens[following], ())):
+                out[i] = LATERALITY[token]
+    return out
+
+
+_SIDED_KINDS = frozenset({"disorder", "device", "anatomy", "size"})  # what a side word may stand before
 
 Entity = tuple[str, str]
 Triplet = tuple[str, str, str]
@@ -771,6 +794,7 @@ def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = 
     every_label: set[tuple[str, str]] = set()  # each (text, label) mentioned, for keep_conflicts
     triplets: set[Triplet] = set()
     for tokens in sentences(text, 1 if keep_conflicts else 2):
+        tokens = spelled_sides(tokens, lex)  # "R PTX" (holdout_r56)
         tokens = _genitive_places(tokens, lex) if "of" in tokens else tokens
         mentions, suggestive, normal_study = _sentence_mentions(tokens, lex)
         triplets.update(suggestive)

@@ -29,10 +29,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from polyreward.verifiers.radiology_kg import default_lexicon, tokenize
+from polyreward.verifiers.radiology_kg import LATERALITY, default_lexicon, tokenize
 
-# laterality abbreviations clinicians write before a finding, read as the word they stand for
-LATERALITY = {"r": "right", "l": "left", "rt": "right", "lt": "left", "bil": "bilateral", "bilat": "bilateral"}
 LATERALITY_WORDS = frozenset(LATERALITY) | frozenset({"right", "left"})
 FINDING_KINDS = ("disorder", "device")
 _MAX_PHRASE = 4
@@ -176,6 +174,27 @@ def unstated_subtype(tokens: tuple[str, ...], finding: str, words: frozenset[str
     return glued and last not in words
 
 
+# (red team holdout_r56) the label of the devices as one class ("support devices", CheXpert's): a tube, a line, a drain or
+# a cardiac or implanted device is one of them ("ETT; NGT", "PICC"); a foreign body (a coin, a bullet) is not
+GENERIC_DEVICE = "support devices generic"
+_NOT_A_SUPPORT_DEVICE = frozenset({"foreign body"})
+
+
+@lru_cache(maxsize=1)
+def _support_devices() -> frozenset[str]:
+    """The device findings of the lexicon that the generic support-device label covers."""
+    return frozenset(name for kind, name in default_lexicon().phrases.values()
+                     if kind == "device" and name != GENERIC_DEVICE and name not in _NOT_A_SUPPORT_DEVICE)
+
+
+def listed_as(finding: str, listed: dict[str, str] | frozenset[str]) -> str:
+    """The finding of ``listed`` (the gold labels' findings) that names ``finding``: itself, or the generic support
+    devices when it is a support device the gold lists only by that class (``ETT`` for "support devices")."""
+    if finding not in listed and GENERIC_DEVICE in listed and finding in _support_devices():
+        return GENERIC_DEVICE
+    return finding
+
+
 def finding_of(tokens: tuple[str, ...]) -> str | None:
     """The lexicon finding that ``tokens`` (:func:`tokenize`) is a whole alias of, or None."""
     hit = default_lexicon().phrases.get(tokens)
@@ -274,12 +293,13 @@ def _gold_for(tokens: tuple[str, ...], by_tokens: dict[tuple[str, ...], str], by
             return None  # "acute rib fracture": the course word names another finding of the lexicon
         rest = tokens[start:]
         finding = finding_of(rest)
+        listed = listed_as(finding, by_finding) if finding is not None else None
         if unplaced and (finding is None or not set(unplaced) <= qualifiers.get(finding, frozenset())):
             continue  # the qualifier is the report's for another finding
         if rest in by_tokens:
             return by_tokens[rest]
-        if finding is not None and finding in by_finding:
+        if listed is not None and listed in by_finding:
             if unstated_subtype(rest, finding, words, places):
                 return None
-            return by_finding[finding]
+            return by_finding[listed]
     return None

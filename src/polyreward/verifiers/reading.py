@@ -145,10 +145,21 @@ def _spelled_word(match: re.Match) -> str:
     return match.group()
 
 
+CIRCLED_LETTERS = {0x24B6 + i: f"({chr(ord('A') + i)})" for i in range(26)} | {0x24D0 + i: f"({chr(ord('a') + i)})" for i in range(26)}
+_CIRCLED_LETTER = re.compile("[\u24b6-\u24e9]")
+
+
 def _ascii_digits(text: str) -> str:
+    """``text`` with the digits of every script as ASCII digits, and the Arabic decimal and thousands separators
+    between two digits as the point and comma they are (red team ``holdout_r56``: ``۵۲٫۳`` is 52.3, ``١٬٢٠٠`` is
+    1,200; NFKC keeps both separators)."""
     if text.isascii():
         return text
-    return "".join(str(unicodedata.digit(ch)) if not ch.isascii() and unicodedata.category(ch) == "Nd" else ch for ch in text)
+    text = "".join(str(unicodedata.digit(ch)) if not ch.isascii() and unicodedata.category(ch) == "Nd" else ch for ch in text)
+    return _ARABIC_SEPARATOR.sub(lambda mark: "." if mark.group() == "\u066b" else ",", text) if "\u066b" in text or "\u066c" in text else text
+
+
+_ARABIC_SEPARATOR = re.compile("(?<=\\d)[\u066b\u066c](?=\\d)")  # ٫ (decimal) and ٬ (thousands) between two digits
 
 
 def _map_lookalikes(match: re.Match) -> str:
@@ -220,6 +231,9 @@ def normalise(text: str, collapse_space: bool = True, answer_reading: bool = Fal
     if not text.isascii():  # (speed: no ASCII character is invisible)
         # a vector's mathematical angle brackets ⟨3, 4⟩ are LaTeX's \langle 3, 4 \rangle (holdout85), before NFKC
         # makes U+2329 the CJK bracket U+3008, which is punctuation
+        # a circled letter is a label, as the parenthesised letter NFKC makes of U+249C-U+24B5 is ("Ⓒ" is "(C)", not the
+        # word "C"; red team holdout_r56: "Ⓐ D-dimer: ..." per option), before NFKC reads it as the bare letter
+        text = text.translate(CIRCLED_LETTERS) if _CIRCLED_LETTER.search(text) else text
         text = _INVISIBLE.sub("", _nfkc_keeping_math(subscript_bases(text.translate(ANGLE_BRACKETS))))  # "101₂" (holdout96)
     if not text.isascii():
         text = _spaced_cjk(text)
