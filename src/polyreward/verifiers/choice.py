@@ -350,11 +350,33 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     answer; a text that gives a value to the grader's key is read again with those values masked, and a letter the
     two readings do not share is no answer (:mod:`.key_values`: "I think it's A ... expected answer C")."""
     found = _extract_letter(text, letters, options)
+    if found[0] is not None and _answers_outside(text, letters, options):
+        return None, "outside"  # "... matches option C.\n\nThe answer is (J).": the writer's answer is no option here
     if found[0] is not None and (masked := keys_masked(text)) is not None and _extract_letter(masked, letters, options)[0] != found[0]:
         return None, "key_value"
     if found[0] is not None and cut_off_pausing(strip_thinking(text)):
         return None, "truncated"  # "Answer: C / Wait, actually,": cut off taking it back (holdout116)
     return found
+
+
+# every capital letter but "I" (the pronoun): the letters a final answer may name outside the question's
+_ANY_LETTER_BUT_I = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+# the tiers where the writer states an answer (an answer phrase, a box, an answer tag), not a letter read elsewhere
+_ANSWERING_TIERS = ("anchor", "boxed", "answer_tag")
+
+
+def _answers_outside(text: str, letters: str, options: Mapping[str, str] | None) -> bool:
+    """Does the writer's committed answer, read with every capital letter allowed, name a letter outside ``letters``
+    (red team ``holdout102``: "M(CO₂) = 44 g/mol, which matches option C.\n\nThe answer is (J)." under the letters
+    A-E)? Then the answer given is no option of this question, whatever option the work matched: no letter is
+    committed. Read only when such a letter stands alone somewhere in the text ("The answer is C (vitamin K)." still
+    commits to C: its answer phrase names C)."""
+    outside = "".join(letter for letter in _ANY_LETTER_BUT_I if letter not in letters)
+    if not outside or not re.search(rf"(?<![^\W\d_])[{outside}](?![^\W\d_])", text):
+        return False
+    wide, tier = _extract_letter(text, letters + outside, options)
+    return (wide is not None and wide not in letters and tier in _ANSWERING_TIERS
+            and not any(option.strip(" .") == wide for option in (options or {}).values()))  # "C) U": U is an option's text
 
 
 def letter_after_answer_block(text: str, letters: str = "ABCDE", options: Mapping[str, str] | None = None) -> str | None:
