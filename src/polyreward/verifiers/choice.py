@@ -268,6 +268,10 @@ _ANCHOR = (
     r"(?:best|correct|most\s+(?:likely|appropriate|probable))\s+(?:next\s+|initial\s+|first\s+)?(?:step|diagnosis|treatment|management|"
     r"test|drug|organism|explanation|mechanism|cause|intervention)(?:\s+(?:here|overall))?|"
     r"i(?:'d|'ll|\s+would|\s+will)?\s+(?:choose|select|pick|mark|go\s+with)|"
+    # the writer's own answer named in a relative clause (holdout110): "The answer I'd actually give on the wards is (C)",
+    # "the option I would pick is B" -- the speaker's pick, beside another voice's ("The textbook answer is (A).")
+    r"(?:answer|option|choice|letter)\s+(?:that\s+)?i(?:'d|'ll|\s+would|\s+will)?\s+(?:actually\s+|really\s+|personally\s+)?"
+    r"(?:give|pick|choose|select|mark|circle|put\s+down|go\s+with)(?:[^\S\n]+(?:on|in|for|at)[^\S\n]+[^\n.;:,!?]{1,30}?)?(?=\s+(?:is|would\s+be)\b)|"
     # a revision to the letter (holdout_r43): "On reflection I'd change my answer to D: ...", "I'll switch to B"
     r"i(?:'d|'ll|\s+would|\s+will)?\s+(?:change|switch)\s+(?:my\s+(?:answer|choice|pick)\s+)?to|(?:(?:i'm|i\s+am|we're|we\s+are)\s+going|(?:(?<=[.!?\n]\s)|(?<=[.!?\n])|(?<![\s\S]))going)\s+with|(?:so|thus|hence|therefore)\s+it(?:'s|\s+is)|"
     r"(?:confident|sure|certain|convinced)\s+(?:that\s+)?it(?:'s|\s+is)|"  # "I'm fairly confident it's B" (doubt: qualified)
@@ -301,7 +305,10 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         ("affirmed", re.compile(r"(?<![\w'])" + _letter_token(letters, affirmed))),
         # a conclusion word opening its sentence, then the letter and a break: "So C — thiamine deficiency ...", "Hence B:"
         ("conclusion", re.compile(r"(?:(?m:^)[^\S\n]*|(?<=[.!?]\s))(?i:so|thus|hence|therefore)[,:]?\s+" + _letter_token(letters, r"\s*(?:$|[.:;!\u2013\u2014]|-{1,2}\s)"))),
-        ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*(?::[\s*]*)?" + token)),  # "Option: B" as a label line (holdout89)
+        # "Option: B" as a label line (holdout89); a result said to match a letter, "..., which matches (A)." (holdout110: a
+        # recomputation that lands on another option is another option stated, as "which is option A" is)
+        ("option", re.compile(r"(?i:\b(?:option|choice)|\bmatch(?:es|ed)?(?:[^\S\n]+(?:option|choice))?|"
+                              r"\bcorrespond(?:s|ed)?[^\S\n]+to(?:[^\S\n]+(?:option|choice))?)[\s*]*(?::[\s*]*)?" + token)),
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),
         # (a check mark may open the line: "✅ A — Insulin" marks its one line the pick; a cross mark never does)
         # (a bracketed gloss that closes the line keeps the letter the line's answer: "C (AB)", "D (vitamin B12)"; holdout115)
@@ -543,6 +550,8 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
         return None, ""  # "Answer: A\nExplanation: The answer is D.": two answers, nothing taken back (holdout25)
     if mentions and mentions[-1].start() > 0 and negated(view, mentions[-1].start(1), mentions[-1].end(1)):
         return None, ""  # "The answer is C. Hmm, C assumes a constant rate ... So not C.": the last word on C denies it
+    if len(mentions) > 1 and qualified(view, mentions[-1].start(), mentions[-1].end()):
+        return None, ""  # "Answer: **D** ... closer to A. I'm no longer sure D is right.": the last word on D doubts it (holdout109)
     if mentions and mentions[-1].start() > 0 and (bound_not_value(view, mentions[-1].start(1)) or offers_unnamed_other(view, mentions[-1].end(1))):
         return None, ""  # "I can only say the answer is at most E.", "whether it still rounds to B or moves toward another option" (holdout105)
     if mentions and (later_disowns(view, mentions[-1].end(), letter, letters=letters, option_text=options.get(letter, ""))
