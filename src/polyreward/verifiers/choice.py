@@ -550,8 +550,9 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
         return None, ""  # "Answer: A\nExplanation: The answer is D.": two answers, nothing taken back (holdout25)
     if mentions and mentions[-1].start() > 0 and negated(view, mentions[-1].start(1), mentions[-1].end(1)):
         return None, ""  # "The answer is C. Hmm, C assumes a constant rate ... So not C.": the last word on C denies it
-    if len(mentions) > 1 and qualified(view, mentions[-1].start(), mentions[-1].end()):
-        return None, ""  # "Answer: **D** ... closer to A. I'm no longer sure D is right.": the last word on D doubts it (holdout109)
+    if len(mentions) > 1 and re.search(r"[.!?\n]", view[mentions[-2].end():mentions[-1].start()]) \
+            and qualified(view, mentions[-1].start(), mentions[-1].end()):
+        return None, ""  # "Answer: **D** ... closer to A. I'm no longer sure D is right.": a later sentence doubts D (holdout109)
     if mentions and mentions[-1].start() > 0 and (bound_not_value(view, mentions[-1].start(1)) or offers_unnamed_other(view, mentions[-1].end(1))):
         return None, ""  # "I can only say the answer is at most E.", "whether it still rounds to B or moves toward another option" (holdout105)
     if mentions and (later_disowns(view, mentions[-1].end(), letter, letters=letters, option_text=options.get(letter, ""))
