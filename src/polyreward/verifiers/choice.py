@@ -268,6 +268,10 @@ _ANCHOR = (
     r"(?:best|correct|most\s+(?:likely|appropriate|probable))\s+(?:next\s+|initial\s+|first\s+)?(?:step|diagnosis|treatment|management|"
     r"test|drug|organism|explanation|mechanism|cause|intervention)(?:\s+(?:here|overall))?|"
     r"i(?:'d|'ll|\s+would|\s+will)?\s+(?:choose|select|pick|mark|go\s+with)|"
+    # the writer's own answer named in a relative clause (holdout110): "The answer I'd actually give on the wards is (C)",
+    # "the option I would pick is B" -- the speaker's pick, beside another voice's ("The textbook answer is (A).")
+    r"(?:answer|option|choice|letter)\s+(?:that\s+)?i(?:'d|'ll|\s+would|\s+will)?\s+(?:actually\s+|really\s+|personally\s+)?"
+    r"(?:give|pick|choose|select|mark|circle|put\s+down|go\s+with)(?:[^\S\n]+(?:on|in|for|at)[^\S\n]+[^\n.;:,!?]{1,30}?)?(?=\s+(?:is|would\s+be)\b)|"
     # a revision to the letter (holdout_r43): "On reflection I'd change my answer to D: ...", "I'll switch to B"
     r"i(?:'d|'ll|\s+would|\s+will)?\s+(?:change|switch)\s+(?:my\s+(?:answer|choice|pick)\s+)?to|(?:(?:i'm|i\s+am|we're|we\s+are)\s+going|(?:(?<=[.!?\n]\s)|(?<=[.!?\n])|(?<![\s\S]))going)\s+with|(?:so|thus|hence|therefore)\s+it(?:'s|\s+is)|"
     r"(?:confident|sure|certain|convinced)\s+(?:that\s+)?it(?:'s|\s+is)|"  # "I'm fairly confident it's B" (doubt: qualified)
@@ -301,7 +305,10 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         ("affirmed", re.compile(r"(?<![\w'])" + _letter_token(letters, affirmed))),
         # a conclusion word opening its sentence, then the letter and a break: "So C — thiamine deficiency ...", "Hence B:"
         ("conclusion", re.compile(r"(?:(?m:^)[^\S\n]*|(?<=[.!?]\s))(?i:so|thus|hence|therefore)[,:]?\s+" + _letter_token(letters, r"\s*(?:$|[.:;!\u2013\u2014]|-{1,2}\s)"))),
-        ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*(?::[\s*]*)?" + token)),  # "Option: B" as a label line (holdout89)
+        # "Option: B" as a label line (holdout89); a result said to match a letter, "..., which matches (A)." (holdout110: a
+        # recomputation that lands on another option is another option stated, as "which is option A" is)
+        ("option", re.compile(r"(?i:\b(?:option|choice)|\bmatch(?:es|ed)?(?:[^\S\n]+(?:option|choice))?|"
+                              r"\bcorrespond(?:s|ed)?[^\S\n]+to(?:[^\S\n]+(?:option|choice))?)[\s*]*(?::[\s*]*)?" + token)),
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),
         # (a check mark may open the line: "✅ A — Insulin" marks its one line the pick; a cross mark never does)
         # (a bracketed gloss that closes the line keeps the letter the line's answer: "C (AB)", "D (vitamin B12)"; holdout115)
@@ -350,11 +357,33 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     answer; a text that gives a value to the grader's key is read again with those values masked, and a letter the
     two readings do not share is no answer (:mod:`.key_values`: "I think it's A ... expected answer C")."""
     found = _extract_letter(text, letters, options)
+    if found[0] is not None and _answers_outside(text, letters, options):
+        return None, "outside"  # "... matches option C.\n\nThe answer is (J).": the writer's answer is no option here
     if found[0] is not None and (masked := keys_masked(text)) is not None and _extract_letter(masked, letters, options)[0] != found[0]:
         return None, "key_value"
     if found[0] is not None and cut_off_pausing(strip_thinking(text)):
         return None, "truncated"  # "Answer: C / Wait, actually,": cut off taking it back (holdout116)
     return found
+
+
+# every capital letter but "I" (the pronoun): the letters a final answer may name outside the question's
+_ANY_LETTER_BUT_I = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+# the tiers where the writer states an answer (an answer phrase, a box, an answer tag), not a letter read elsewhere
+_ANSWERING_TIERS = ("anchor", "boxed", "answer_tag")
+
+
+def _answers_outside(text: str, letters: str, options: Mapping[str, str] | None) -> bool:
+    """Does the writer's committed answer, read with every capital letter allowed, name a letter outside ``letters``
+    (red team ``holdout102``: "M(CO₂) = 44 g/mol, which matches option C.\n\nThe answer is (J)." under the letters
+    A-E)? Then the answer given is no option of this question, whatever option the work matched: no letter is
+    committed. Read only when such a letter stands alone somewhere in the text ("The answer is C (vitamin K)." still
+    commits to C: its answer phrase names C)."""
+    outside = "".join(letter for letter in _ANY_LETTER_BUT_I if letter not in letters)
+    if not outside or not re.search(rf"(?<![^\W\d_])[{outside}](?![^\W\d_])", text):
+        return False
+    wide, tier = _extract_letter(text, letters + outside, options)
+    return (wide is not None and wide not in letters and tier in _ANSWERING_TIERS
+            and not any(option.strip(" .") == wide for option in (options or {}).values()))  # "C) U": U is an option's text
 
 
 def letter_after_answer_block(text: str, letters: str = "ABCDE", options: Mapping[str, str] | None = None) -> str | None:
@@ -521,6 +550,9 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
         return None, ""  # "Answer: A\nExplanation: The answer is D.": two answers, nothing taken back (holdout25)
     if mentions and mentions[-1].start() > 0 and negated(view, mentions[-1].start(1), mentions[-1].end(1)):
         return None, ""  # "The answer is C. Hmm, C assumes a constant rate ... So not C.": the last word on C denies it
+    if len(mentions) > 1 and re.search(r"[.!?\n]", view[mentions[-2].end():mentions[-1].start()]) \
+            and qualified(view, mentions[-1].start(), mentions[-1].end()):
+        return None, ""  # "Answer: **D** ... closer to A. I'm no longer sure D is right.": a later sentence doubts D (holdout109)
     if mentions and mentions[-1].start() > 0 and (bound_not_value(view, mentions[-1].start(1)) or offers_unnamed_other(view, mentions[-1].end(1))):
         return None, ""  # "I can only say the answer is at most E.", "whether it still rounds to B or moves toward another option" (holdout105)
     if mentions and (later_disowns(view, mentions[-1].end(), letter, letters=letters, option_text=options.get(letter, ""))
