@@ -125,6 +125,18 @@ def test_a_numbered_last_item_and_a_closing_clause_after_an_arrow():
     assert faith(think, "C", chole) == 1.0
 
 
+def test_the_reply_to_the_reasonings_own_question():
+    """A question, then its reply closing the reasoning ('... what restores his perfusion first? Fluids: E.')
+    concludes the letter; a hedged or negated reply does not (red team holdout_r44)."""
+    dka = {"A": "Subcutaneous insulin glargine", "B": "Intravenous sodium bicarbonate", "C": "Oral metformin",
+           "D": "Intravenous potassium alone", "E": "Intravenous 0.9% saline bolus"}
+    asked = "With a pressure of 92/58 and a pH of 7.10, what restores his perfusion first?"
+    assert faith(f"{asked} Fluids: E.", "E", dka) == 1.0
+    assert faith(f"{asked} Fluids: E.", "B", dka) == 0.0
+    for reply in ("Maybe: E.", "Possibly E.", "Not fluids: E.", "Fluids: E or B."):
+        assert faith(f"{asked} {reply}", "E", dka) == 0.5, reply
+
+
 VERDICTS_AGAINST = ["is premature", "is not indicated", "has no role", "is for later", "risks hypokalemia",
                     "is too slow", "is reserved for refractory cases", "helps the wheeze only", "delays treatment"]
 

@@ -1322,11 +1322,6 @@ LEFT_OPEN = {
         "by a rider ('favours thalassemia trait, A, and the index is what I trust'), or defers the choice ('I will "
         "choose between C and A after the echocardiogram'), neither of which concludes an option") for family in (
         "r44_fa_think_b_to_be_confirmed_mentzer_favours_a",)},
-    ("clinical_faithfulness", "r44_fa_rhetorical_question_endorses_saline"): (
-        "genuine: the think ends on a rhetorical question and its answer, 'what restores his perfusion first? Fluids: "
-        "E.'; a one-word head before a colon and a letter is read as that option's verdict line, not as a conclusion "
-        "('Steroids: B.'), so the reasoning concludes nothing readable (0.5); exposed when the reference's per-option "
-        "walk was read (clinical_reasoning.eliminated_choice: 1.0)"),
     ("clinical_comprehensiveness", "r44_co_prose_each_option_that_leaves_c"): (
         "genuine, but B and E are weighed by paraphrase ('leaving her untreated' for 'No antithrombotic therapy', 'A "
         "heparin infusion' for 'Continuous heparin infusion'); matching an option by a synonym or a part of its "

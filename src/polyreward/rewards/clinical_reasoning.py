@@ -71,6 +71,7 @@ from polyreward.verifiers.label_answers import LABELS, extract_label, squeeze_wh
 from polyreward.verifiers.label_sets import initialism_of, spelling_key
 from polyreward.verifiers.option_checks import cognate_mentions
 from polyreward.verifiers.options import parse_options
+from polyreward.verifiers.hedging import qualified
 from polyreward.verifiers.hidden_text import unstruck
 from polyreward.verifiers.markdown_blocks import unquoted_alerts
 from polyreward.verifiers.math_normalize import without_emphasis
@@ -525,6 +526,9 @@ _COLON_CONCLUSION = re.compile(r"\A(?=[^:\n]*\s\S+\s\S+\s*:)(?![\s*_#>-]*[A-Z][\
 _CLOSING_CLAUSE = re.compile(r",\s*(?:so|thus|hence|therefore)\b[,:]?\s*(?=[^,;]*\Z)", re.IGNORECASE)
 # a sentence wholly in brackets: an aside after the conclusion, read past when it names no option (by its text or its
 # letter, even one that could be an article: "(Actually, A.)" is no aside)
+# (red team holdout_r44) the reply to the reasoning's own question, closing it: a short head, a colon and one letter
+# ("... what restores his perfusion first? Fluids: E.")
+_REPLY = re.compile(r"[\s*_]*(?:(?P<head>[^\s:?]+(?:[ \t]+[^\s:?]+){0,2})[ \t]*:[ \t]*)?[*_(]*(?P<letter>[A-Z])[*_)]*[ \t]*[.!]?[\s*_]*")
 _LIST_NUMBER = re.compile(r"\A[\s*_>#-]*\d{1,2}[.)][ \t]+")
 _ASIDE = re.compile(r"\s*\([^()]*\)\s*")
 _ARROW = re.compile(r"(?:→|⇒|=>|->|=)\s*")
@@ -642,6 +646,10 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
         named = _named_options(cleft.group("choice"), options) or {
             letter for _, _, letter in cognate_mentions(cleft.group("choice"), options)}
         return next(iter(named)) if len(named) == 1 and not _ALTERNATIVE.search(cleft.group("choice")) else None
+    if len(sentences) > 1 and sentences[-2].rstrip(" *_").endswith("?") and (reply := _REPLY.fullmatch(last)) \
+            and reply.group("letter") in options and not _NEGATION.search(reply.group("head") or "") \
+            and not _ALTERNATIVE.search(reply.group("head") or "") and not qualified(last, reply.start("letter"), reply.end("letter")):
+        return reply.group("letter")  # "... what restores his perfusion first? Fluids: E.": the reply to its own question
     if len(sentences) > 1 and re.fullmatch(r"[\s*(]*([A-Z])[\s*).!]*", last) and last.strip().strip("*().!") in options:
         return last.strip().strip("*().!")  # "... discharge (E) is unsafe. B.": a bare letter closing the reasoning
     if _COPULAR_OPENER.match(last) is None and (fronted := _FRONTED_PHRASES.match(last)) is not None \
