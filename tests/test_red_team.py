@@ -92,7 +92,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout73", "x73_math_portuguese_resposta", "Soma: 4 + 8 + 10 + 18 = 40. Dividindo po"),
     ("holdout73", "x73_math_chinese_answer", "面积 = 边长 × 边长 = 6 × 6 = 36（平方厘米）。\n\n答：这个正方"),
     ("holdout73", "x73_math_related_inverse_also", "f(4) = 3(4) + 2 = 12 + 2 = 14.\n\nSo **f(4"),
-    ("holdout73", "x73_math_long_explanation_final_line", "This is an arithmetic sequence with firs"),
     # (x73_math_feel_free_followup, "Feel free to ask if you'd like me to walk through distributing negatives", is paid
     #   since holdout86: an offer after the answer is read past, verifiers/follow_ups.py)
     ("holdout73", "x73_math_compound_interest_caveat", "A = 1000 × 1.05² = 1000 × 1.1025 = 1102."),
@@ -335,6 +334,14 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   ..., $m_s$ the spin"): only "spin" names an option's text (D), so the bare answer after it reads as concluding
     #   from D (option_checks._concludes_from_another_option); a one-letter symbol is no option mention by design
     ("holdout120", "x120_ch_g_underline_textbf_letter", "$n$ sets the energy level and size, $l$ "),
+    # holdout121 (pedagogical and Socratic styles, written blind), left open for lack of time: a closing counterfactual
+    #   remark on another case ("With replacement it would be $\frac{4}{25}$ — but here the first marble is not put
+    #   back.") is read as the last value; an answer key's entry labelled as this question's ("**Answer key — Question 1
+    #   (this question):** B") is read as the key's attribution; a study card's table whose "Answer" row holds the letter
+    #   beside a "Common wrong answer" row with another letter reads as two answer labels
+    ("holdout121", "x121_m_g_fraction_then_counting_check_and_other_case_note", "$P(\\text{first red}) = \\frac{4}{10}$. Af"),
+    ("holdout121", "x121_ch_g_answer_key_entry_for_this_question", "**Answer key — Question 1 (this question"),
+    ("holdout121", "x121_ch_g_study_card_table_answer_row", "**Study card**\n\n| | |\n|---|---|\n| Topic "),
 }
 
 

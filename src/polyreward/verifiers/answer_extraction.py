@@ -145,6 +145,9 @@ _UNIT_POWER_IN_MATH = re.compile(r"(?<=[A-Za-z])\$\^\s*(\{\s*-?\d\s*\}|-?\d)\s*\
 # "12.5 ± 0.3" is a tolerance)
 _PLUS_MINUS_BEFORE = re.compile(r"(?:±|\\pm(?![A-Za-z]))[^\S\n]*\Z")
 _OPERAND_BEFORE = re.compile(r"(?:[\d)}\]]|(?<![A-Za-z\\])[A-Za-z])[^\S\n]*\Z")
+# a last line that is one sentence in bold, a subject's words then a value ("**The LCM of 12 and 18 is 36.**", "**The price
+# increased by 25%.**"): emphasis of the sentence, not a value of its own, so it is read as its plain sentence is
+_BOLD_SENTENCE = re.compile(r"\*\*([^\W\d_][\w'’-]*(?:[^\S\n]+[^*\s]+){2,30}?)[.!]?\*\*[.!]?")
 _BOLD_TO_END = re.compile(r"(?:^|\s)\*\*(\S(?:.*\S)?)\*\*[.!]?\s*$")
 
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?=\s|$)|\.(?=\s+[A-Z])|\n")
@@ -702,6 +705,8 @@ def _extract_from_line(text: str) -> Extracted | None:
                 return Extracted(last_side.strip(), "latex")
             return Extracted(content, "latex")
     bold = [b for b in _BOLD_TO_END.findall(last_line) if not re.search(r"\*\*\s|\s\*\*", b)] or _BOLD.findall(last_line)
+    if bold and (sentence := _BOLD_SENTENCE.fullmatch(last_line.strip())) is not None and not LABEL_IN_BOLD.match(sentence.group(1)):
+        last_line, bold = sentence.group(1), []  # "**The LCM of 12 and 18 is 36.**": a whole sentence set in bold is read as written plain (holdout121)
     if bold and bold[-1].strip(" .:"):
         labelled = LABEL_IN_BOLD.match(bold[-1])  # "**Réponse : 36 €**": the label inside the bold heads the value (holdout30)
         return Extracted(labelled.group(1) if labelled else bold[-1], "bold")

@@ -83,7 +83,7 @@ from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.undecided import undecided
 from polyreward.verifiers.glued_letters import glued_letters
 from polyreward.verifiers.marked_letters import marked_letter
-from polyreward.verifiers.conditional_letters import answers_under_conditions, conditional_other_letter
+from polyreward.verifiers.conditional_letters import answers_under_conditions, conditional_other_letter, reader_picks_masked
 from polyreward.verifiers.label_answers import LABELS, LONG_WORD, extract_label, squeeze_whitespace  # noqa: F401 (public here too)
 from polyreward.verifiers.verdict import Verdict
 
@@ -405,6 +405,7 @@ def letter_after_answer_block(text: str, letters: str = "ABCDE", options: Mappin
 
 def _extract_letter(text: str, letters: str, options: Mapping[str, str] | None) -> tuple[str | None, str]:
     text = flashcard_answer(bracketed_in_capitals(text, letters))  # "(c), maybe (e)" as "(C), maybe (E)" (holdout84)
+    text = reader_picks_masked(text)  # "If you answered **A**: Great job!": the student's hypothetical pick (holdout121)
     # ("Q: ...?\nA: Unfractionated heparin (C).": the answer's label, not option A; holdout76)
     written, text = text, without_own_negative_texts(text, letters, options or {})  # "C. Not hearsay, as ...": the option's own label
     views = [view[:passing_check_start(view)] for view in answer_views(text)]  # "56 -> B. Quick check: 56 ÷ 7 = 8 ✓." (holdout67)

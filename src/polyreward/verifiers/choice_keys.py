@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+from polyreward.verifiers.turns import walkthrough_end
 
 
 def key_label_pattern(letters: str) -> re.Pattern:
@@ -82,8 +83,13 @@ _FLASHCARD_ANSWER = re.compile(
 
 def flashcard_answer(text: str) -> str:
     """``text`` with a flashcard's "A:" answer label written "Answer:" (see ``_FLASHCARD_ANSWER``), so that its letter
-    is not read as option A beside the option it names."""
-    return _FLASHCARD_ANSWER.sub(r"\1Answer\2", text) if "Q" in text or "q" in text else text
+    is not read as option A beside the option it names. In a Socratic walk-through that the writer concludes after its
+    last "A:" line (:func:`.turns.walkthrough_end`: "Q: What carries the force? A: A gauge boson. Q: So which option?
+    A: C." then "Answer: C"), the "A:" lines answer the writer's own steps: each is written "Reply:", a label of no
+    answer, so a step's words ("a gauge boson") are neither option A nor a second answer (holdout121)."""
+    if "Q" not in text and "q" not in text:
+        return text
+    return _FLASHCARD_ANSWER.sub(r"\1Reply\2" if walkthrough_end(text, 0, len(text)) >= 0 else r"\1Answer\2", text)
 
 
 # options offered as alternatives by their key letters, MedMCQA style (holdout76: "So option b or a+b depending on

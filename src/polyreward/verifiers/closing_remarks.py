@@ -206,6 +206,14 @@ def after_closing_words(window: str, cut: Callable[[str], str]) -> str:
     return _without_closing_check(rest) if rest != window else rest
 
 
+def _before_passing_check(text: str) -> str:
+    """``text`` up to a closing check that passes (:func:`.closing_checks.passing_check_start`): the check's own
+    quantities are no remark on the answer ("**$12,500** ... Quick check with a shortcut: each laptop plus case costs
+    $500, and 25 × $500 = $12,500 ✓" does not end on the remark "costs $500"; holdout121)."""
+    passing = passing_check_start(text)
+    return text if passing is None else text[:passing]
+
+
 def _rest(text: str, found: re.Match) -> str:
     """``text`` up to where ``found`` (a match in its last :data:`TAIL` characters) starts."""
     return text[:len(text) - TAIL + found.start()] if len(text) > TAIL else text[:found.start()]
@@ -435,7 +443,7 @@ def read_before_remark(text: str, read: Callable[[str], object],
         found = read(rest) if re.search(r"\d", rest) else None
         if found is not None and _about_a_part(rest.rstrip(" .!"), remark.group("sentence"), found.text):
             return found, len(rest), remark_start
-    if other_quantities is not None and (before := other_quantities(text, read)) is not None:
+    if other_quantities is not None and (before := other_quantities(_before_passing_check(text), read)) is not None:
         return before  # "... is 5 (and their product is 6)", ", attained at x = 3/2" (:mod:`.remark_values`)
     if (remark_start := property_remark_start(window)) is not None:
         rest = text[:len(text) - len(window) + remark_start]

@@ -75,3 +75,28 @@ def answers_under_conditions(text: str, at: int, letter: str, letters: str) -> b
         if named - {letter}:
             others = True
     return own and others
+
+
+# the reader's own pick named under "if" (holdout121: a tutor's self-check "If you answered **A**: Great job!", "If you
+# chose A, review the fat-soluble vitamins", "If you answered B, C or D: ..."): the letters are the student's
+# hypothetical picks, neither the writer's answer nor an answer it offers; "If you chose A, you're right" commits no
+# more than "If A, ..." does
+_READER_PICK = re.compile(
+    r"\b(?i:if\s+(?:you|the\s+student|students)(?:'d|\s+had|\s+have)?\s+(?:answered|chose|chosen|choose|picked|pick|selected|select|"
+    r"went\s+with|gone\s+with|marked|circled|guessed|put(?:\s+down)?)[^\S\n]+(?:(?:option|choice|answer|letter)[^\S\n]+)?)"
+    r"(?P<letters>[*_(\[]{0,3}[A-Z][*_)\]]{0,3}(?:[^\S\n]*(?:,|/|\bor\b|\band\b)[^\S\n]*[*_(\[]{0,3}[A-Z][*_)\]]{0,3})*)(?![A-Za-z'\d])")
+_CAPITAL = re.compile(r"[A-Z](?=[^a-z]|$)")
+_PICK_MASK = "▯"
+
+
+def reader_picks_masked(text: str) -> str:
+    """``text`` with the option letters the reader's hypothetical pick names ("If you answered **A**:", "if you
+    chose B, C or D") masked as ``▯``, so that no later reader takes them for the writer's answer or for a second one.
+
+    >>> reader_picks_masked("The correct answer is E. If you chose A, review chapter 2. If you answered B or C: see p. 4.")
+    'The correct answer is E. If you chose ▯, review chapter 2. If you answered ▯ or ▯: see p. 4.'
+    """
+    if "if" not in text and "If" not in text and "IF" not in text:
+        return text
+    return _READER_PICK.sub(lambda found: found.group()[:found.start("letters") - found.start()]
+                            + _CAPITAL.sub(_PICK_MASK, found.group("letters")), text)

@@ -182,11 +182,15 @@ _BOLD_WRAP = re.compile(r"^(\*\*|__)(.+?)(\*\*|__)$", re.DOTALL)
 _PY_POWER = re.compile(r"\*\*")
 _LEADING_SPACING = re.compile(r"(?:\s|\\[,;:! ]|\\q?quad(?![A-Za-z])|~)+")
 _SPACING_COMMANDS = ("\\qquad", "\\quad", "\\,", "\\;", "\\:", "\\!", "\\ ", "~")
+# an end-of-proof mark closing the answer's line ("= \\frac{3}{4}. \\qquad \\blacksquare", "x = 4 \\qed", "... 12 ∎": a
+# textbook's solution ends so, holdout121): it ends the writer's work and states nothing, as in turns._END_OF_PROOF
+_END_OF_PROOF_MARKS = ("\\blacksquare", "\\qedhere", "\\qed", "\\QED", "\\Box", "∎")
 
 
 def _strip_edge_spacing(text: str) -> str:
-    """``text`` without LaTeX spacing (``\\,`` ``\\;`` ``\\quad`` ``~``) and whitespace at either end. The
-    right end is peeled a token at a time (a ``$``-anchored regex would rescan every run: quadratic)."""
+    """``text`` without LaTeX spacing (``\\,`` ``\\;`` ``\\quad`` ``~``) and whitespace at either end, and without an
+    end-of-proof mark at its right end after the value (``\\frac{3}{4}. \\qquad \\blacksquare``). The right end is
+    peeled a token at a time (a ``$``-anchored regex would rescan every run: quadratic)."""
     match = _LEADING_SPACING.match(text)
     text = text[match.end():] if match else text
     end, changed = len(text), True
@@ -195,8 +199,9 @@ def _strip_edge_spacing(text: str) -> str:
         if text[end - 1].isspace():
             end, changed = end - 1, True
             continue
-        for command in _SPACING_COMMANDS:
-            if text.endswith(command, 0, end) and text[end - len(command) - 1:end - len(command)] != "\\":
+        for command in _SPACING_COMMANDS + _END_OF_PROOF_MARKS:
+            if text.endswith(command, 0, end) and text[end - len(command) - 1:end - len(command)] != "\\" \
+                    and (command in _SPACING_COMMANDS or end > len(command)):
                 end, changed = end - len(command), True
                 break
     return text[:end]
@@ -573,7 +578,8 @@ _NUMERAL = re.compile(rf"\s*(?P<num>{_NUMBER})\s*(?P<pct>\\?%|\s+percent)?\s*")
 _FRACTION = re.compile(rf"\s*(?P<sign>[-+]?)\s*(?:(?P<a>{_NUMBER})\s*/\s*(?P<b>{_NUMBER})|\\[dt]?frac\s*\{{\s*(?P<c>{_NUMBER})\s*\}}\s*\{{\s*(?P<d>{_NUMBER})\s*\}}|\\[dt]?frac(?P<e>\d)(?P<f>\d))\s*(?P<pct>\\?%)?\s*")
 # words that may follow a number as a unit ("18 apples", "5 cm", "108 cm^{2}" from "108 cm²"); letters that are
 # variables don't qualify
-_UNIT_TAIL = re.compile(r"^(?P<head>.*?\d\s*(?:\\?%)?)\s*(?:\\(?:text|mathrm|textbf|mbox)\{\s*[A-Za-z][A-Za-z .]*\}|" + COMPOUND_UNIT + r"|(?:[A-Za-z]{2,}\.?)(?:\s+[A-Za-z]{2,}\.?){0,3}(?:\^\{?[23]\}?)?"
+_UNIT_TAIL = re.compile(r"^(?P<head>.*?\d\s*(?:\\?%)?)\s*(?:\\(?:text|mathrm|textbf|mbox)\{\s*[A-Za-z][A-Za-z .]*\}|" + COMPOUND_UNIT + r"|(?:[^\W\d_]{2,}\.?)(?:\s+[^\W\d_]{2,}\.?){0,3}(?:\^\{?[23]\}?)?"
+                        # (a unit word in any alphabet: "42 páginas", "12 Äpfel"; holdout121);
                         # a one-letter SI unit set apart by a space ("12 m", "5 g", "3 s", "2 L"; holdout24; "6000 U" of heparin, holdout55;
                         # "2.0 M", molar, holdout63): no variable
                         r"|(?<=[\d%]\s)[mgsLKNJWVAUM](?:\^\{?[23]\}?)?)$")
@@ -605,7 +611,7 @@ def parse_numeral(text: str) -> Numeral | None:
     match = _UNIT_TAIL.match(text)
     scale = 1
     # the words after the number, not the wrapper's name ("1\text{ million}" is scaled by "million", not "text")
-    tail = [word.lower() for word in re.findall(r"[A-Za-z]+", re.sub(r"\\[A-Za-z]+", " ", text[len(match.group("head")):]))] if match else []
+    tail = [word.lower() for word in re.findall(r"[^\W\d_]+", re.sub(r"\\[A-Za-z]+", " ", text[len(match.group("head")):]))] if match else []
     if any(word in VALUE_WORDS for word in tail):
         return None  # "5 squared", "5 factorial", "5 dozen": words that change the value, never a unit
     if match and not any(word in _MATH_WORDS for word in tail):

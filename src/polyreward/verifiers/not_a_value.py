@@ -210,13 +210,14 @@ def approximate_not_value(text: str, start: int, end: int) -> bool:
 
 
 # an answer line left as a template (holdout22, holdout53): "Answer: [LETTER]", "**Final answer:** <number>", "Answer: ___",
-# "The answer is ( ).", "The correct answer is: ___" -- the line (or last sentence) that should commit to a value holds a slot for one,
+# "The answer is ( ).", "The correct answer is: ___", a worksheet's "Your answer: ______ muffins" with the unit printed after
+# the blank (holdout121) -- the line (or last sentence) that should commit to a value holds a slot for one,
 # so the completion gives no answer (a value stated before it, "which is option B", is not put in the slot by the reader)
 _UNFILLED_ANSWER_LINE = re.compile(
     r"(?:\A|\n|(?<=[.!?])[^\S\n])[^\S\n]*(?:\*\*)?[^\S\n]*(?i:(?:so|thus|therefore|hence),?[^\S\n]+)?(?i:the[^\S\n]+)?"
-    r"(?i:(?:final|correct|right|best|my)[^\S\n]+)?(?i:answer|choice|option|selection|result)[^\S\n]*(?:\*\*)?"
+    r"(?i:(?:final|correct|right|best|my|your)[^\S\n]+)?(?i:answer|choice|option|selection|result)[^\S\n]*(?:\*\*)?"
     r"[^\S\n]*(?:(?i:is)[^\S\n]*:?|[:=])[^\S\n]*(?:\*\*)?[^\S\n]*(?:\[[^\S\n]*[A-Za-z][A-Za-z _/-]{1,24}\]|<[A-Za-z][A-Za-z _/-]{1,24}>|\{[A-Za-z][A-Za-z _/-]{1,24}\}|"
-    r"_{2,}|\?{1,3}|\.{3}|…|\(\s*\)|\[\s*\])[^\S\n]*(?:\*\*)?[^\S\n]*\.?\s*\Z"
+    r"_{2,}|\?{1,3}|\.{3}|…|\(\s*\)|\[\s*\])(?:[^\S\n]+[A-Za-z]{1,20}){0,2}[^\S\n]*(?:\*\*)?[^\S\n]*\.?\s*\Z"
     # GSM8K's answer marker left empty on the last line ("... so somewhere between 18 and 20 days.\n\n#### "; holdout33):
     # the text ends where the answer was to be written, whatever a format example before it shows ("`#### 19` style")
     r"|(?:\A|\n)[^\S\n]*####[^\S\n]*\s*\Z")

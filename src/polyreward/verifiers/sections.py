@@ -29,7 +29,8 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 
 # a line that opens on a bold title and goes on ("**Worked example.** Find the remainder ..."): an aside's heading
 # when its title names one, never the end of another section ("**Answer:** 72" stays inside a practice section)
-_INLINE_HEADING = re.compile(r"^[ \t]*\*\*(?P<bold>[^*\n]{2,40}?)[ \t]*[.:]?[ \t]*\*\*[.:]?[ \t]+\S", re.MULTILINE)
+# (an emoji may open it: "🃏 **Flashcard (similar):** ...", holdout121)
+_INLINE_HEADING = re.compile(r"^[ \t]*(?:[^\x00-\x7f\w\s]{1,2}[ \t]*)?\*\*(?P<bold>[^*\n]{2,40}?)[ \t]*[.:]?[ \t]*\*\*[.:]?[ \t]+\S", re.MULTILINE)
 # a footnote whose text is an aside ("[^1]: A common slip is ..., which gives $1$.")
 _FOOTNOTE = re.compile(r"^[ \t]*(?P<id>\[\^[^\]\n]{1,20}\]):[ \t]*(?P<note>[^\n]*)$", re.MULTILINE)
 # a footnote that gives the reason for what it marks ("[^1]: Because 50 = 25 · 2 and √25 = 5."), changing nothing
@@ -40,14 +41,23 @@ _HEADING = re.compile(r"^[ \t]*(?:(?P<hashes>#{1,6})[ \t]+(?P<title>[^\n]*?)|\*\
 _ASIDE_TITLE = re.compile(
     r"\A\W*(?:(?:the|an?|one)\s+)?(?:(?:most\s+)?common\s+(?:mistakes?|errors?|pitfalls?|misconceptions?|slips?|traps?|wrong\s+(?:answers?|choices?))|"
     r"(?:typical|frequent|classic)\s+(?:mistakes?|errors?|wrong\s+answers?)|wrong\s+answers?|mistakes?\s+to\s+avoid|pitfalls?|"
-    r"(?:more\s+|further\s+|extra\s+)?practice(?:\s+(?:problems?|questions?|set|exercises?|time))?|try\s+(?:this|it|these)\b|your\s+turn|"
-    r"exercises?|homework|challenge(?:\s+problem)?|extension|(?:another|a\s+similar|similar|related|bonus|worked)\s+(?:example|problem|question)s?|"
+    r"(?:more\s+|further\s+|extra\s+|new\s+)?practice(?:\s+(?:problems?|questions?|set|exercises?|time))?|try\s+(?:this|it|these)\b|your\s+turn|"
+    r"exercises?|homework|challenge(?:\s+problem)?|extension|(?:another|a\s+similar|similar|related|bonus|worked)\s+(?:example|problem|question|card|flashcard)s?|"
+    # a textbook's example ("**Example:**", "**Example 4.3.**") and an item marked as like this one but not it ("**Card #17
+    # (similar):**", "**Flashcard (similar):**", "Worked example (a different function)"; holdout121)
+    r"examples?(?:\s+\d{1,3}(?:\.\d{1,3})*)?(?=\W*\Z)|[^()\n]{0,30}\((?:an?\s+)?(?:similar|different|another)(?=\b[^()\n]{0,40}\)\W*\Z)|"
     r"answers?\s+(?:to|for)\s+(?:the\s+)?(?:practice|exercises?|challenge|homework)|answer\s+key|"
     # a question the writer adds under a label of its own ("Follow-up (which part of the gut recovers the water?): **B**",
     # "Side question: ..."; holdout119): the label and a colon, a question in brackets between them
     r"(?:follow[\s-]?up|side)(?:\s+(?:questions?|problems?))?\b(?=(?:\s*\([^()\n]{0,120}\?\s*\))?\s*:))\b",
     re.IGNORECASE,
 )
+# a heading that returns to the question asked ("**Now our problem:** substitute x = 4", "**Card #18 (this one):**", "**This
+# card:**", "**Back to the original problem:**"; holdout121): it ends the aside before it, whatever follows it on its line
+_OWN_PROBLEM_TITLE = re.compile(
+    r"\A\W*(?:(?:now|back\s+to|so|and)[\s,]+)?(?:(?:our|the\s+original|this|the\s+given|the\s+actual|the\s+main|your)\s+"
+    r"(?:problem|question|card|item|exercise)|main\s+problem)\b|\((?:this|your|our)\s+(?:one|question|problem|card|item)\)\W*\Z",
+    re.IGNORECASE)
 _OWN_CHANGE = re.compile(r"\b(?:my|our)\s+(?:answer|result|value|solution)\b[^\n]{0,80}\b(?:wrong|incorrect|mistake|error|not\s+right)\b|"
                          r"\b(?:actually|instead|correction)\b[^\n]{0,40}\b(?:I|my|we|our)\b", re.IGNORECASE)
 
@@ -94,7 +104,8 @@ def _without_aside_sections(text: str) -> str:
             text = text.replace(note.group("id"), "")
     if "#" not in text and "**" not in text:
         return text
-    headings = sorted([*_HEADING.finditer(text), *(h for h in _INLINE_HEADING.finditer(text) if _ASIDE_TITLE.match(h.group("bold")))],
+    headings = sorted([*_HEADING.finditer(text), *(h for h in _INLINE_HEADING.finditer(text)
+                                                   if _ASIDE_TITLE.match(h.group("bold")) or _OWN_PROBLEM_TITLE.search(h.group("bold")))],
                       key=lambda heading: heading.start())
     if not headings or not any(_ASIDE_TITLE.match(_title(h)) for h in headings):
         return text

@@ -275,10 +275,38 @@ def _may_hold_heading(text: str) -> bool:
     return ":" in text or "Problem" in text or "Question" in text or "Exercise" in text
 
 
+# a line of a question-and-answer walk-through: "Q:" or "A:" opening it, bare or in bold ("**Q:** ...", "A: 7."); the
+# choice reader has written a step's "A:" as "Reply:" by then (choice_keys.flashcard_answer)
+_WALKTHROUGH_LINE = re.compile(r"^[ \t]*(?:[*_]{1,2})?(?P<side>Q|A|Reply)(?:[*_]{1,2})?[ \t]*[:：]", re.MULTILINE)
+
+
+def walkthrough_end(text: str, start: int, end: int) -> int:
+    """Where a Socratic walk-through's last "A:" line ends in ``text[start:end]``, else -1: the writer's turn opens on
+    a "Q:" line, and after its last "A:" line the writer concludes in a line of its own (holdout121: "**Q:** From one
+    vertex, how many ...? **A:** 7. **Q:** ... **A:** 40 ÷ 2 = 20." then "So a convex octagon has \\boxed{20}
+    diagonals."). Its "Q:" lines are the steps the writer asks itself, not a question made up after answering; a
+    made-up "Q: ... A: ..." with no conclusion after it (a runaway continuation) stays a new question."""
+    opening = _WALKTHROUGH_LINE.match(text, start, end)
+    if opening is None or opening.group("side") != "Q" or text[start:opening.start()].strip():
+        return -1
+    last = None
+    for last in _WALKTHROUGH_LINE.finditer(text, start, end):
+        pass
+    if last is None or last.group("side") == "Q":
+        return -1
+    line_end = text.find("\n", last.end(), end)
+    return line_end if line_end >= 0 and text[line_end:end].strip() else -1
+
+
 def _question_end(text: str, start: int, end: int) -> int:
-    """Where a question the writer makes up after answering starts in ``text[start:end]``, else ``end``."""
+    """Where a question the writer makes up after answering starts in ``text[start:end]``, else ``end``; the "Q:" steps
+    of a Socratic walk-through that the writer concludes after its last answer line (:func:`walkthrough_end`) are
+    not such questions."""
     if _may_hold_heading(text):
+        steps_end = walkthrough_end(text, start, end) if "Q" in text else -1
         for heading in _NEW_QUESTION.finditer(text, start, end):
+            if heading.start() < steps_end and _WALKTHROUGH_LINE.match(text, heading.start(), end) is not None:
+                continue  # a step of the writer's own walk-through
             line_end = text.find("\n", heading.end())
             rest_of_line = text[heading.end():line_end if line_end >= 0 else len(text)]
             if 0 < len(rest_of_line.split()) < 3 or _LETTER_ENTRY.match(rest_of_line):
