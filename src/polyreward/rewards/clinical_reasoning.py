@@ -73,6 +73,7 @@ from polyreward.verifiers.markdown_blocks import unquoted_alerts
 from polyreward.verifiers.math_normalize import without_emphasis
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.record_fields import committed_field, rendered_lines, selected_rows, trailing_record
+from polyreward.verifiers.sections import without_inline_asides
 from polyreward.verifiers.text_forms import plain_text
 from polyreward.verifiers.turns import harmony_as_tags, without_nested_turns
 
@@ -944,6 +945,7 @@ class ClinicalFaithfulness(_OptionsReward):
             # the conclusion is the writer's own words: a program, its output or a traceback is work shown, not what the
             # reasoning concludes (red team holdout_r52: a dose calculation after "D, IM epinephrine, is first.")
             own = without_emphasis(visible_text(reasoning))  # "the answer is $\\underline{\\text{B}}$" (holdout_r54)
+            own = without_inline_asides(own)  # "... So the answer is E. New exercise: if ..., B or D." (holdout_r55)
             structured = structured_conclusion(own, options)  # "final_choice: C", a keep table (holdout_r46)
             closing = closing_conclusion(own, options) if structured is None else None
             marked = marked_choice(reasoning, options) if structured is None and not closing else None
