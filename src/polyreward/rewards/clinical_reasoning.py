@@ -945,7 +945,7 @@ class ClinicalFaithfulness(_OptionsReward):
             # the conclusion is the writer's own words: a program, its output or a traceback is work shown, not what the
             # reasoning concludes (red team holdout_r52: a dose calculation after "D, IM epinephrine, is first.")
             own = without_emphasis(visible_text(reasoning))  # "the answer is $\\underline{\\text{B}}$" (holdout_r54)
-            own = without_inline_asides(own)  # "... So the answer is E. New exercise: if ..., B or D." (holdout_r55)
+            own = without_inline_asides(own, [final] if final else [])  # "... So E. New exercise: if ..., B or D." (holdout_r55)
             structured = structured_conclusion(own, options)  # "final_choice: C", a keep table (holdout_r46)
             closing = closing_conclusion(own, options) if structured is None else None
             marked = marked_choice(reasoning, options) if structured is None and not closing else None

@@ -115,8 +115,9 @@ def without_inline_asides(text: str, answers: Collection[str] = ()) -> str:
     """
     if ":" not in text:
         return text
-    own = re.compile("|".join(rf"(?<![\w.]){re.escape(answer)}(?!\w|\.\d)" for answer in answers if answer.strip()),
-                     re.IGNORECASE) if any(answer.strip() for answer in answers) else None
+    named = [answer.strip() for answer in answers if answer.strip()]  # (a letter in its case: "a" is no option A)
+    own = re.compile("|".join(rf"(?<![\w.]){'(?i:' if len(answer) > 1 else '(?:'}{re.escape(answer)})(?!\w|\.\d)"
+                              for answer in named)) if named else None
     kept, at = [], 0
     for start in _INLINE_ASIDE_START.finditer(text):
         if start.start() < at or not text[:start.start()].strip():
