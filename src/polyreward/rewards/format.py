@@ -391,7 +391,7 @@ _DIGITS = re.compile(r"\d+")
 # (red team holdout_r55) a number that labels a position -- a step, a problem, a page or a section ("Step 3: add ____
 # to both sides", "Answer key for problem 3, page 112, section 2.4") -- names no quantity of the case
 _POSITION_LABEL = re.compile(r"\b(?:steps?|parts?|problems?|questions?|exercises?|pages?|pp?\.|sections?|chapters?|ch\.|"
-                             r"items?|lines?|figures?|fig\.|slides?|cards?|paragraphs?|§)\s*#?\s*\d+(?:\.\d+)*[a-z]?\b", re.IGNORECASE)
+                             r"items?|lines?|figures?|fig\.|slides?|cards?|paragraphs?)\s*#?\s*\d+(?:\.\d+)*[a-z]?\b", re.IGNORECASE)
 
 
 def _terms(text: str) -> set[str]:
