@@ -292,7 +292,7 @@ _FAULT_NOUN = (r"(?:mistakes?|errors?|traps?|distractors?|decoys?|pitfalls?|misc
 _NAMED_AS_FAULT_OR_FORMAT = re.compile(
     r"(?:\b(?:an?|the|one|this|that|their|our|its|[^\W\d_]+['’]s?)\s+(?:[\w-]+\s+){0,2}?" + _FAULT_NOUN +
     r"(?:[ \t]+(?!(?:is|are|was|were|would|might|could|will)\b)[\w'’-]+){0,6}[ \t]+(?:is|was|would\s+be|might\s+be|could\s+be)"
-    r"|\b(?:the|this|that|following)\s+format(?:\s+(?:of|like|as))?)[\s$*(]*\Z",
+    r"|\b(?:the|this|that|following)\s+format(?:\s+(?:of|like|as))?)[\s$*(:]*\Z",
     re.IGNORECASE,
 )
 
