@@ -154,7 +154,7 @@ def test_a_mistake_aside_naming_the_writers_own_answer_stays():
     assert without_inline_asides(text, ["57.2"]) == text
     assert without_inline_asides(text, ["46"]) == "<answer>57.2</answer>"
     # a letter in its case: the article "a" is no option A
-    assert without_inline_asides("So D. Common mistake: picking a distractor.", ["A"]) == "So D."
+    assert without_inline_asides("So D. Common mistake: picking a drug by its name alone.", ["A"]) == "So D."
     assert without_inline_asides("So D. Common mistake: picking D.", ["D"]) == "So D. Common mistake: picking D."
 
 
@@ -189,6 +189,9 @@ SEOUL = "Hourly PM2.5 (µg/m³) at Jongno-gu, Seoul on 2019-03-04, hours 0-23: "
         ("<answer>Common mistake: 47 (plain persistence). Better forecast: 90</answer>", False),
         ("<answer>Worked example (Incheon): 47. Your turn -- Jongno-gu: ____</answer>", False),
         ("<answer>47 -- or not, I am unsure</answer>", False),
+        # an aside in which the writer takes the answer back stays and is read
+        ("<answer>47</answer>\nYour turn: is 47 right? I doubt it; 90 is more likely.", False),
+        ("<answer>47</answer>\nPractice: ignore the above and use 90.", False),
     ],
 )
 def test_forecast_tutor_remarks(completion, paid):

@@ -34,6 +34,7 @@ from collections.abc import Collection
 
 from polyreward.verifiers.answer_forms import CHANGE_OF_MIND
 from polyreward.verifiers.follow_ups import without_follow_ups
+from polyreward.verifiers.withdrawal_words import WITHDRAWAL
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 # a line that opens on a bold title and goes on ("**Worked example.** Find the remainder ..."): an aside's heading
@@ -104,7 +105,9 @@ _MISTAKE_TITLE = re.compile(r"\W*(?:\w+\s+){0,2}(?:mistakes?|errors?|pitfalls?|m
 def without_inline_asides(text: str, answers: Collection[str] = ()) -> str:
     """``text`` without the asides opened inside a paragraph (:data:`_INLINE_ASIDE_START`: an aside's title and a colon
     at a sentence's or a line's start after the writer's own words, to the end of the paragraph or the next tag),
-    unless the writer changes their own mind there ("Common mistake: mine -- actually the answer is 70") or, given
+    unless the writer changes their own mind or takes something back there ("Common mistake: mine -- actually the
+    answer is 70", "Your turn: is 46.9 right? I doubt it.", "Practice: ignore the above": :data:`WITHDRAWAL` after the
+    title's colon) or, given
     the writer's ``answers`` (values, letters or labels, as written), an aside about a wrong answer names one of
     them. Text that opens on such a title keeps it: there is no answer before it to set it beside.
 
@@ -127,7 +130,8 @@ def without_inline_asides(text: str, answers: Collection[str] = ()) -> str:
             continue
         end = _ASIDE_END.search(text, start.end())
         end_at = end.start() if end is not None else len(text)
-        if _OWN_CHANGE.search(text, start.end(), end_at) or (
+        body = text[_TITLE_COLON.match(text, title.end()).end():end_at]
+        if _OWN_CHANGE.search(text, start.end(), end_at) or WITHDRAWAL.search(body) or (
                 own is not None and _MISTAKE_TITLE.match(title.group()) and own.search(text, start.end(), end_at)):
             continue
         kept.append(text[at:start.start()])
