@@ -271,7 +271,7 @@ def _letter_openers(sentences: list[str], options: Mapping[str, str]) -> list[fr
 # "A 4-year-old"); and words must follow it in its sentence (what is said of it: "Going with A." or "So C." at the end
 # chooses, it weighs nothing)
 _LONE_LETTER = re.compile(r"(?<![\w'’\"“”.\-/])([A-HJ-Z])(?![\w'’\"“”\-/]|\.[ \t]*[a-z]|\.\w)")
-_ARTICLE_START = re.compile(r"[\s*_>#-]*(A)[ \t]+\w")
+_ARTICLE_START = re.compile(r"[\s*_>#-]*(A)[ \t]+(?!(?:and|or|&)[ \t]+[A-Z]\b)\w")  # not "A and B: ..."
 
 
 def _letters_in_turn(sentences: list[str], options: Mapping[str, str]) -> list[frozenset[str]]:
