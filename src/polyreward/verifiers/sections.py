@@ -122,8 +122,9 @@ def without_inline_asides(text: str, answers: Collection[str] = ()) -> str:
     own = re.compile("|".join(rf"(?<![\w.]){'(?i:' if len(answer) > 1 else '(?:'}{re.escape(answer)})(?!\w|\.\d)"
                               for answer in named)) if named else None
     kept, at = [], 0
+    first_word = len(text) - len(text.lstrip())  # (an aside needs the writer's words before it)
     for start in _INLINE_ASIDE_START.finditer(text):
-        if start.start() < at or not text[:start.start()].strip():
+        if start.start() < at or start.start() <= first_word:
             continue
         title = _ASIDE_TITLE_HERE.match(text, start.end())
         if title is None or _TITLE_COLON.match(text, title.end()) is None:
