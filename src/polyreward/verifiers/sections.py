@@ -34,8 +34,8 @@ from collections.abc import Collection
 
 from polyreward.verifiers.answer_forms import CHANGE_OF_MIND
 from polyreward.verifiers.follow_ups import without_follow_ups
-from polyreward.verifiers.withdrawal_words import WITHDRAWAL
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+from polyreward.verifiers.withdrawal_words import WITHDRAWAL
 
 # a line that opens on a bold title and goes on ("**Worked example.** Find the remainder ..."): an aside's heading
 # when its title names one, never the end of another section ("**Answer:** 72" stays inside a practice section)
@@ -107,9 +107,8 @@ def without_inline_asides(text: str, answers: Collection[str] = ()) -> str:
     at a sentence's or a line's start after the writer's own words, to the end of the paragraph or the next tag),
     unless the writer changes their own mind or takes something back there ("Common mistake: mine -- actually the
     answer is 70", "Your turn: is 46.9 right? I doubt it.", "Practice: ignore the above": :data:`WITHDRAWAL` after the
-    title's colon) or, given
-    the writer's ``answers`` (values, letters or labels, as written), an aside about a wrong answer names one of
-    them. Text that opens on such a title keeps it: there is no answer before it to set it beside.
+    title's colon) or, given the writer's ``answers`` (values, letters or labels, as written), an aside about a wrong
+    answer names one of them. Text that opens on such a title keeps it: there is no answer before it to set it beside.
 
     >>> without_inline_asides("So the answer is E. New exercise: if the ECG were normal, B.")
     'So the answer is E.'
