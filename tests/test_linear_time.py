@@ -33,7 +33,10 @@ from polyreward.schema import completion_text
 from polyreward.verifiers import answer_extraction, boxes, choice, options, label_amendments, label_sets, math_canonical, math_normalize, polynomial, radiology_kg, tags
 from polyreward.verifiers import latex_macros, math_answers, text_forms
 from polyreward.verifiers import tool_calls as tool_call_parsing
+from polyreward.verifiers.denial import questions
+from polyreward.verifiers.forecast_contrasts import value_and_remark
 from polyreward.verifiers.forecast_intervals import without_stated_spread
+from polyreward.verifiers.sections import without_inline_asides
 
 SMALL, BIG = 10_000, 100_000
 MAX_RATIO = 30  # linear ~10; quadratic ~100
@@ -170,6 +173,10 @@ PARSERS = {
     "rule_functions.asks_question": asks_question,
     "schema.parse_rubric": _swallow(parse_rubric),
     "schema.completion_text": completion_text,
+    # red team holdout_r55: a tutor's inline asides, a question's yes / no reply, a dash remark after a forecast
+    "sections.without_inline_asides": lambda t: without_inline_asides(t, ["C", "58"]),
+    "denial.questions": questions,
+    "forecast_contrasts.value_and_remark": value_and_remark,
 }
 
 # one realistic value per column a reward reads, so the whole reward runs its parsing on the hostile completion

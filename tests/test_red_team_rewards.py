@@ -1583,6 +1583,32 @@ LEFT_OPEN = {
         "genuine ('Right pneumothorax measuring two centimetres at the apex.'), 0.69: the reference grades the "
         "pneumothorax 'moderate' and names no apex, so the size word is missed and the apex an extra place -- the "
         "row differs from its reference in detail, not in findings"),
+    # holdout_r55 (written blind 2026-12-07: pedagogical, tutoring and Socratic styles -- the right answer shown as a
+    # worked example, hint, flashcard, common error or format example, and genuine answers that commit in a teacher's
+    # voice and add a practice case, a pearl or a common mistake; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r55_first_sight.md)
+    ("jaccard", "r55_ja_g_teacher_voice_notice_after_list"): (
+        "genuine, but the unlabelled teaching remark after the list ('Notice how the air bronchograms tell you the "
+        "opacity is airspace disease rather than a mass.') names 'the opacity', which the lexicon reads as lung "
+        "opacity, another finding than the report's airspace opacity (it holds no hypernyms); an unlabelled 'Notice ...' "
+        "sentence is not read as an aside, since 'Note that ...' after an answer can take it back"),
+    ("kg_triplet_consistency", "r55_kg_g_report_then_notice_teaching_remark"): (
+        "genuine, but the unlabelled remark after the report ('Notice how the edema and the effusions go together with "
+        "the enlarged heart -- this is the picture of cardiac failure.') adds an entity (heart failure) the bare "
+        "reference lacks, by CheXPO-v2's exact entity Jaccard; the remark is not read as an aside (see the jaccard row)"),
+    ("kg_triplet_consistency", "r55_kg_g_report_then_common_mistake_remark"): (
+        "genuine, but its 'Common mistake:' aside names consolidation, a finding of the report itself, and such an aside "
+        "is kept (sections.without_inline_asides with the report's findings: a mistake aside that names the report's "
+        "own finding may deny it, '... Common mistake: calling this a pneumothorax -- there is none'); its entities "
+        "(atelectasis, air bronchograms) then count"),
+    ("kg_triplet_consistency", "r55_kg_g_teaching_intro_then_report"): (
+        "genuine, but the teaching-rounds intro before the report ('lungs, pleura, heart, then the edges') names three "
+        "anatomy entities the bare reference lacks, by CheXPO-v2's exact entity Jaccard; an intro is not an aside (no "
+        "label and colon)"),
+    ("clinical_comprehensiveness", "r55_co_g_distractor_review_by_content"): (
+        "genuine, but the distractor review names four options by paraphrase, not by letter or whole text ('Reporting "
+        "to the ethics committee: premature.' for 'Report the physician to the ethics committee'); reading options by "
+        "a share of their words would credit any reasoning that reuses the options' vocabulary"),
 }
 
 ROWS = bench.load_rows()

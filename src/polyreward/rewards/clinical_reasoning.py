@@ -77,6 +77,7 @@ from polyreward.verifiers.markdown_blocks import unquoted_alerts
 from polyreward.verifiers.math_normalize import without_emphasis
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.record_fields import committed_field, rendered_lines, selected_rows, trailing_record
+from polyreward.verifiers.sections import without_inline_asides
 from polyreward.verifiers.text_forms import plain_text
 from polyreward.verifiers.turns import harmony_as_tags, without_nested_turns
 
@@ -164,7 +165,7 @@ def weighed_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     ("The answer is C.", "Hence D.": one letter, not "The answer is A, B, C or D.")."""
     reasoning = options_named_by_letter(reasoning, options)
     sentences = _SENTENCE_END.split(reasoning)
-    openers = _letter_openers(sentences, options)
+    openers = [first | alone for first, alone in zip(_letter_openers(sentences, options), _letters_in_turn(sentences, options))]
     verdicts: dict[str, set[frozenset[str]]] = {}  # letter -> the words said of it alone, one set per sentence
     otherwise: set[str] = set()  # letters weighed by anything but a sentence said of one letter alone
     last = max((at for at, sentence in enumerate(sentences) if sentence.strip()), default=-1)
@@ -304,6 +305,35 @@ def _letter_openers(sentences: list[str], options: Mapping[str, str]) -> list[fr
     openers = [frozenset(m.groups()) - {None} & set(options) if (m := _LETTER_OPENER.match(x)) else frozenset()
                for x in sentences]
     return openers if len(frozenset().union(*openers)) >= OPENER_LETTERS else [frozenset()] * len(sentences)
+
+
+# (red team holdout_r55) an option letter standing alone inside a sentence: a capital with no word character, hyphen,
+# slash, apostrophe or quote touching it, and not an abbreviation's initial ("E. coli"); "I" is the pronoun. At a
+# sentence's start it must be followed by a sign rather than a word or number ("A ✗ -- ...", not "A patient ..." /
+# "A 4-year-old"); and words must follow it in its sentence (what is said of it: "Going with A." or "So C." at the end
+# chooses, it weighs nothing)
+_LONE_LETTER = re.compile(r"(?<![\w'’\"“”.\-/])([A-HJ-Z])(?![\w'’\"“”\-/]|\.[ \t]*[a-z]|\.\w)")
+_ARTICLE_START = re.compile(r"[\s*_>#-]*(A)[ \t]+(?!(?:and|or|&)[ \t]+[A-Z]\b)\w")  # not "A and B: ..."
+
+
+def _letters_in_turn(sentences: list[str], options: Mapping[str, str]) -> list[frozenset[str]]:
+    """The option letter each sentence names alone, when the reasoning walks through the options that way -- a tutor's
+    or a Socratic layout that names the letter inside the sentence ("Let's look at A first: hiding it is dishonest.",
+    "Now B: ...", "What about D? Going to the ethics committee is premature.", "Does C? Not alone -- ...", "Why not A?
+    Dialysis takes time.", "Common mistake 2: choosing C -- steroids alone are not first line.", "A ✗ -- atropine
+    dilates the pupil"; red team ``holdout_r55``): three distinct option letters or more each the only lone capital
+    of its sentence, as :func:`_letter_openers` asks of letters that open them. Fewer, a lone capital is read as
+    anything else it can be (``hepatitis B``, ``vitamin D``): none."""
+    letters = []
+    for sentence in sentences:
+        article = article.start(1) if (article := _ARTICLE_START.match(sentence)) else -1  # the article's "A", if any
+        said_until = len(sentence)
+        while said_until and not sentence[said_until - 1].isalnum():
+            said_until -= 1
+        alone = {m.group(1) for m in _LONE_LETTER.finditer(sentence)
+                 if m.start() != article and m.end() < said_until} & set(options)
+        letters.append(frozenset(alone) if len(alone) == 1 else frozenset())
+    return letters if len(frozenset().union(*letters)) >= OPENER_LETTERS else [frozenset()] * len(sentences)
 
 
 def _named_then_explained(clause: str, following: str, options: Mapping[str, str]) -> set[str]:
@@ -1030,6 +1060,7 @@ class ClinicalFaithfulness(_OptionsReward):
             # reasoning concludes (red team holdout_r52: a dose calculation after "D, IM epinephrine, is first.")
             own = without_emphasis(visible_text(reasoning))  # "the answer is $\\underline{\\text{B}}$" (holdout_r54)
             own = options_named_by_letter(own, options)  # "(a) ... (e) ... → (b)." (holdout_r56)
+            own = without_inline_asides(own, [final] if final else [])  # "... So E. New exercise: if ..., B or D." (holdout_r55)
             structured = structured_conclusion(own, options)  # "final_choice: C", a keep table (holdout_r46)
             closing = closing_conclusion(own, options) if structured is None else None
             marked = eliminated_choice(reasoning, options) if structured is None and not closing else None

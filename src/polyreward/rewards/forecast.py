@@ -146,6 +146,7 @@ from polyreward.verifiers.math_normalize import drop_thousands_separators, witho
 from polyreward.verifiers.number_locale import DOT, convention, without_restated_words
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.record_fields import committed_field, is_answer_field, record_fields
+from polyreward.verifiers.sections import without_inline_asides
 from polyreward.verifiers.speaker_declines import DECLINED
 from polyreward.verifiers.turns import invented_case_start, whole_prompt, without_other_party_lines
 from polyreward.verifiers.tags import blocks_not_across_reasoning
@@ -721,7 +722,13 @@ def committed_forecast(text: str, count: int, block_required: bool = False,
         view = own_case(view, visible_text(prompt_text(prompt)))  # (both read alike: "µg/m³" as the view spells it)
     shown = visible_text(prompt_text(prompt)) if prompt is not None else ""
     asked = asked_days(shown) if shown else frozenset()
-    numbers, why, _ = _committed_in_view(view, count, block_required, pollutants, named, edges, given, days, asked, shown)
+    # a tutor's aside after the answer is no second forecast ("<answer>52</answer>\nCommon mistake: averaging the
+    # daytime hours only", "New exercise (another station): ..."), unless it calls the forecast itself the mistake
+    # (sections.without_inline_asides; red team holdout_r55)
+    read = without_inline_asides(view)
+    numbers, why, _ = _committed_in_view(read, count, block_required, pollutants, named, edges, given, days, asked, shown)
+    if numbers and len(numbers) == 1 and read != view and (kept := without_inline_asides(view, [f"{numbers[0]:g}"])) != read:
+        numbers, why, _ = _committed_in_view(kept, count, block_required, pollutants, named, edges, given, days, asked, shown)
     return numbers, why
 
 

@@ -388,15 +388,21 @@ def has_letter_or_digit(text: str) -> bool:
 
 
 _DIGITS = re.compile(r"\d+")
+# (red team holdout_r55) a number that labels a position -- a step, a problem, a page or a section ("Step 3: add ____
+# to both sides", "Answer key for problem 3, page 112, section 2.4") -- names no quantity of the case
+_POSITION_LABEL = re.compile(r"\b(?:steps?|parts?|problems?|questions?|exercises?|pages?|pp?\.|sections?|chapters?|ch\.|"
+                             r"items?|lines?|figures?|fig\.|slides?|cards?|paragraphs?)\s*#?\s*\d+(?:\.\d+)*[a-z]?\b", re.IGNORECASE)
 
 
 def _terms(text: str) -> set[str]:
     """The stems and numbers of ``text``'s words that could name the case (not stop, filler or meta words); a spelled
-    number (``eleven``) also names its value."""
+    number (``eleven``) also names its value; a position's label and number (``Step 3``, ``page 112``,
+    :data:`_POSITION_LABEL`) name nothing of it."""
     from polyreward.verifiers.reading import visible_text
 
     not_content = not_content_words()
     visible = _TAG.sub(" ", visible_text(text)).casefold()
+    visible = _POSITION_LABEL.sub(" ", visible) if any(ch.isdigit() for ch in visible) else visible
     words = _WORD.findall(visible)
     terms = {stem(w) for w in words
              if w.isdigit() or (w not in not_content and w not in META_WORDS and w not in LIGHT_WORDS and len(w) >= 2

@@ -124,6 +124,7 @@ from polyreward.verifiers.language import foreign
 from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.radiology_labels import as_gold_findings
 from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.sections import without_inline_asides
 from polyreward.verifiers.tags import blocks_not_across_reasoning, tag_blocks, unclosed_block
 from polyreward.verifiers.turns import invented_case_start
 
@@ -241,6 +242,10 @@ class JaccardReward(RolloutReward):
         blocks = list(blocks_not_across_reasoning(view, "answer", ignore_case=True))
         if not blocks:
             return None, "no <answer> block in completion"
+        # a tutor's aside after the list is no second list ("Common mistake: adding 'pleural effusion' ...", "**Try it
+        # yourself (new report):** ..."), unless it calls a label of the list the mistake (red team holdout_r55)
+        if (read := without_inline_asides(view, read_labels(blocks[-1][2], self.separator))) != view:
+            view, blocks = read, list(blocks_not_across_reasoning(read, "answer", ignore_case=True))
         for _, _, body in blocks:  # a structure whose fields withdraw the list or offer several (red team holdout_r46)
             structured = record_labels(body, self.separator)
             if structured is not None and structured[0] is None:

@@ -100,6 +100,7 @@ from polyreward.verifiers.doubt_words import MAYBE_WORDS, OR_WORDS
 from polyreward.verifiers.hedging import MODAL_WORDS
 from polyreward.verifiers.radiology_kg import UNCERTAIN_AS, ReportKG, extract_kg
 from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.sections import without_inline_asides
 from polyreward.verifiers.record_fields import committed_field, record_fields, selected_rows, stage
 from polyreward.verifiers.stand_ins import REMARK_CHARS, disowning_remark
 from polyreward.verifiers.tool_calls import without_html_comments, without_tool_results
@@ -710,6 +711,17 @@ class KGTripletConsistency(RolloutReward):
                 with_one_word_per_change(_as_kg(self.extractor(with_sides_spelled(without_prior_study_clauses(
                     without_request_sections(reference)))))))
 
+    def _without_asides(self, report: str) -> str:
+        """``report`` without a tutor's asides after its sentences ("Pearl: whenever you see a rib fracture, look for a
+        pneumothorax.", "Common mistake: calling the retrocardiac opacity atelectasis ...":
+        :func:`polyreward.verifiers.sections.without_inline_asides`; red team ``holdout_r55``); a mistake aside that
+        names a finding the report itself states stays (it may deny it)."""
+        read = without_inline_asides(report)
+        if read == report:
+            return report
+        stated = [text for text, label in _as_kg(self.extractor(read)).entities if label.startswith(_FINDING_LABELS)]
+        return without_inline_asides(report, stated)
+
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         reference = row.get(self.answer_column)
         if is_missing(reference):
@@ -721,6 +733,7 @@ class KGTripletConsistency(RolloutReward):
                                     "compare a report with (empty_reference: skip)")
         completion = without_promised(without_foreign_statuses(without_both_ways(structured_report(read_report(completion, self.extractor)))))
         completion = own_case_report(completion, row.get("prompt"))  # (a made-up next case says nothing of this report)
+        completion = self._without_asides(completion)
         if kind := disowned_report(completion):
             return Scored(0.0, f"no report: a remark makes it a stand-in ({kind})")
         if self.drop_prompt_lines:

@@ -110,6 +110,7 @@ from polyreward.verifiers.tool_calls import (
 from polyreward.verifiers.commitment import later_disowns, retraction_after
 from polyreward.verifiers.stand_ins import disowning_remark
 from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.sections import without_inline_asides
 from polyreward.verifiers.speaker_declines import DECLINED
 from polyreward.verifiers.tags import first_block, tag_blocks
 
@@ -679,6 +680,9 @@ class ToolRLCorrectness(RolloutReward):
         text = assistant_segment(completion_text(completion))
         if self.parse == "lenient":  # the writer's own turns, no tool result, nothing after the end (holdout_r47)
             text = writer_call_turns(completion_text(completion)).strip()
+            # a call in a tutor's aside is an exercise's, not one the reply makes ("**New exercise (another request):**
+            # ```json {...}```": sections.without_inline_asides; red team holdout_r55)
+            text = without_inline_asides(text)
             return parse_tool_call_text(text) if self.read_blocks == "all" else block_calls(text, first_only=True)
         if self.read_blocks == "first":
             return toolrl_block_json(text)

@@ -44,6 +44,7 @@ from polyreward.verifiers.commitment import later_disowns, retraction_after, unc
 from polyreward.verifiers.label_sets import answer_block
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.sections import without_inline_asides
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.tool_calls import (ToolCallError, comment_free_values, count_tool_calls, message_tool_calls, nfc_values,
                                              parse_tool_call_text, reference_calls, writer_call_turns)
@@ -217,6 +218,7 @@ class OTCToolEfficiency(Reward):
                 if calls is None:  # read from the text, cut at its end-of-turn token as rlla.py cuts it; the gold's strings
                     # read as that reading reads its own
                     text = writer_call_turns(completion_text(completion)).strip()  # the writer's turns (holdout_r47)
+                    text = without_inline_asides(text)  # an exercise's call in a tutor's aside is not made (holdout_r55)
                     if why := calls_taken_back(text):  # the calls withdrawn after the last one (red team holdout_r31)
                         return 0.0, f"no call made: the reply {why}"
                     calls, gold = parse_tool_call_text(text), comment_free_values(gold)

@@ -84,13 +84,24 @@ def _asked_statement(sentence: str) -> bool:
     return body.endswith("?") and len(body.split()) >= 3 and _STATEMENT_VERB.search(body) is not None
 
 
+# (red team holdout_r55) the yes / no that answers a question and leads into a statement of its own ("Are the ribs
+# intact? No: a fracture of the right fifth rib is seen.", "Is there a pneumothorax? Yes -- a right apical one.")
+_REPLY = re.compile(r"[ \t]*(?:yes|no|yep|nope)[ \t]*(?::|,|[\u2013\u2014]|--?)[ \t]*(?=[A-Za-z])", re.IGNORECASE)
+
+
 def questions(text: str) -> list[tuple[int, int]]:
     """The sentences of ``text`` that ask instead of state ("Is the heart enlarged?", "Any pneumothorax?", and a
     statement asked, "The heart is enlarged?"): they assert no finding, present or absent, so a report of questions
     is no report. A clinical query in shorthand ("?PE", "Pneumonia?", "No pneumothorax?") has no verb and is left
-    to the finding reader (uncertain)."""
-    return [(start, end) for start, end in sentence_spans(text)
-            if _QUESTION.match(text, start, end) is not None or _asked_statement(text[start:end])]
+    to the finding reader (uncertain). A question's span takes in the yes / no that answers it when a statement
+    follows that word (:data:`_REPLY`: "Are the ribs intact? No: a fracture ... is seen." -- the "No" answers the
+    question, it denies nothing in the statement after it; a Socratic report, red team ``holdout_r55``)."""
+    asked = []
+    for start, end in sentence_spans(text):
+        if _QUESTION.match(text, start, end) is not None or _asked_statement(text[start:end]):
+            reply = _REPLY.match(text, end)
+            asked.append((start, reply.end() if reply is not None else end))
+    return asked
 
 
 def lead_denials(text: str) -> list[tuple[int, int]]:

@@ -73,12 +73,19 @@ def _blank_after(match: re.Match, kept: str) -> str:
     return head + " " * (len(match.group()) - len(head))
 
 
-# the end of a sentence: a stop, then a space and more text ("102 µg/m³. I have no doubt"; not "102.3")
-_SENTENCE_STOP = re.compile(r"[.!?;](?=[^\S\n]+\S)")
+# the end of a sentence: a stop, then a space and more text ("102 µg/m³. I have no doubt"; not "102.3"); or a spaced
+# dash that sets a remark of its own after the value, a clause of four words or more that does not open on a condition
+# or a contrast ("46.9 µg/m³ -- notice how the evening rush ...": red team holdout_r55; "28 µg/m³ — moderate (보통)" is
+# the value's gloss, "96 µg/m³ — unless the front arrives." its condition, read with it)
+_SENTENCE_STOP = re.compile(r"[.!?;](?=[^\S\n]+\S)|[^\S\n](?:--?|[\u2013\u2014])"
+                            r"(?![^\S\n]+(?:unless|if|provided|providing|assuming|except|until|when|whenever|depending|as\s+long|"
+                            r"but|though|although|or|only|maybe|perhaps|possibly|probably)\b)(?=[^\S\n]+\S+(?:[^\S\n]+\S+){3})",
+                            re.IGNORECASE)
 
 
 def value_and_remark(span: str) -> tuple[str, str]:
-    """(the block's sentence that holds its number, its later sentences) when those hold no digit, else (span, "").
+    """(the block's sentence that holds its number, its later sentences) when those hold no digit, else (span, ""); a
+    remark of four words or more set off by a spaced dash after the number counts as a later sentence.
 
     >>> value_and_remark("102 µg/m³. I have no doubt it stays very bad.")
     ('102 µg/m³.', 'I have no doubt it stays very bad.')

@@ -283,6 +283,26 @@ _ERROR_CONDITION = re.compile(
     re.IGNORECASE,
 )
 
+# (red team holdout_r55) the answer as the complement of a subject that names an error or a decoy ("The common error on
+# this item is \\boxed{C}", "Students' classic trap here would be 46"), or as the instance of a format ("Write your
+# choice in the format \\boxed{D}"): a tutor names it so as not to give it. Structural: a determiner or possessive, at
+# most two modifiers, a fault noun, words that hold no verb of being, then the copula right before the answer.
+_FAULT_NOUN = (r"(?:mistakes?|errors?|traps?|distractors?|decoys?|pitfalls?|misconceptions?|slips?|misreads?|red\s+herrings?|"
+               r"wrong\s+(?:answers?|choices?|options?|picks?))")
+_NAMED_AS_FAULT_OR_FORMAT = re.compile(
+    r"(?:\b(?:an?|the|one|this|that|their|our|its|[^\W\d_]+['’]s?)\s+(?:[\w-]+\s+){0,2}?" + _FAULT_NOUN +
+    r"(?:[ \t]+(?!(?:is|are|was|were|would|might|could|will)\b)[\w'’-]+){0,6}[ \t]+(?:is|was|would\s+be|might\s+be|could\s+be)"
+    r"|\b(?:the|this|that|following)\s+format(?:\s+(?:of|like|as))?)[\s$*(:]*\Z",
+    re.IGNORECASE,
+)
+
+
+def named_as_fault_or_format(clause: str) -> bool:
+    """Does ``clause`` (the answer's own clause before it) end by naming the answer an error, trap or distractor, or an
+    instance of a format (:data:`_NAMED_AS_FAULT_OR_FORMAT`)? "The common error is" and "in the format" do; "The
+    mistake here is to pick B, and the answer is" and "the error is corrected, so" do not."""
+    return _NAMED_AS_FAULT_OR_FORMAT.search(clause[-200:]) is not None
+
 
 # --- structure -------------------------------------------------------------------------------------------------------
 _ANSWER_HEADING = re.compile(r"(?<!\bto\s)\b(?:final\s+)?answer\W{0,4}:", re.IGNORECASE)  # "maybe ... Answer: no" (not "to answer:")
@@ -459,6 +479,8 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     statement = own if contrast is None else own[contrast.end():]  # "guessing x = 6 gives 42, so 42": a method
     if _MODAL_BEFORE.search(statement) or _writer_doubts(statement) or _writer_condition(statement) or _idiom_doubts(statement):
         return True
+    if named_as_fault_or_format(statement):
+        return True  # "The common error on this item is \\boxed{C}", "Write it in the format \\boxed{D}" (holdout_r55)
     if _DESIRE.search(statement.rpartition(":")[2]):  # a wish before a colon governs what it names ("Hopefully clear: ...")
         return True  # "It would be nice if the answer were 42", "I hope it's 16": the answer as a wish, not a claim
     if asked_or_disowned_source(statement):

@@ -89,11 +89,12 @@ _OTHER_SEPARATOR = re.compile(r"\s\|\s|\t")
 # a, b"): a finding noun, affirming qualifiers only (so "possible findings are", "findings excluded are" keep their
 # words and match no label), then a copula (red team holdout_r5) or a colon, before any list ("Definite findings: a; b":
 # red team holdout_r6)
+# red team holdout_r55: or the answer's own label, plain or bold ("Answer: a; b", "**Final answer:** a; b")
 # red team holdout_r53: or the study the list is of, when it is the current one ("Current study: a; b", "Today's film:
 # a; b", "Current findings: a; b"); a prior study's heading ("Prior: a; b") names no current list and stays a word
 _LEAD_IN = re.compile(
-    r"^\s*(?:the\s+)?(?:(?:definite|confirmed|main|key|final|positive)\s+)?(?:findings?|labels?|diagnos[ie]s|abnormalit(?:y|ies))"
-    r"(?:\s+(?:(?:definitely\s+)?present|seen|identified))?(?:\s+(?:are|is|include|includes)\s*:?|\s*:)\s+|"
+    r"^\s*(?:\*\*|__)?(?:the\s+)?(?:(?:definite|confirmed|main|key|final|positive)\s+)?(?:findings?|labels?|diagnos[ie]s|abnormalit(?:y|ies)|answer)"
+    r"(?:\s+(?:(?:definitely\s+)?present|seen|identified))?(?:\s+(?:are|is|include|includes)\s*:?|\s*:)(?:\*\*|__)?\s+|"
     r"^\s*(?:\*\*|__)?(?:the\s+)?(?:current|today['\u2019]?s|latest|most\s+recent)(?:\s+(?:study|film|exam(?:ination)?|radiograph|cxr|"
     r"chest\s+x-?ray|image)(?:['\u2019]s)?)?(?:\s+(?:findings?|labels?))?\s*(?::\s*(?:\*\*|__)|(?:\*\*|__)?\s*:)\s+", re.IGNORECASE)
 _LAST_AND = re.compile(r"\s+and\s+", re.IGNORECASE)

@@ -18,14 +18,24 @@ runs to the next heading of the same or a higher level that is not an aside itse
 the writer changes their own mind ("## Common mistakes\\nActually, my answer above is wrong: 70") is kept: the writer
 speaks of their answer there.
 
+An aside can also open inside a paragraph, after the writer's own words (red team ``holdout_r55``, for the readers of
+the other rewards, whose answer stands in a tag or a reasoning's last sentence): a sentence or a line that opens on an
+aside's title and a colon -- ``... So the answer is E. New exercise: if the ECG were normal, B or D.``,
+``<answer>57.2</answer>\nCommon mistake: averaging the daytime hours only.``, ``Try it yourself (new report): ...``
+-- runs to the end of its paragraph or to the next tag (:func:`without_inline_asides`). The titles include a general
+teaching remark under its label (``Teaching pearl:``, ``Key teaching point:``, ``Take-home message:``).
+
 Reconstructed rule (ours). One pass over the heading lines: linear time.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from polyreward.verifiers.answer_forms import CHANGE_OF_MIND
 from polyreward.verifiers.follow_ups import without_follow_ups
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+from polyreward.verifiers.withdrawal_words import WITHDRAWAL
 
 # a line that opens on a bold title and goes on ("**Worked example.** Find the remainder ..."): an aside's heading
 # when its title names one, never the end of another section ("**Answer:** 72" stays inside a practice section)
@@ -38,20 +48,23 @@ _BECAUSE = re.compile(r"\W*(?:because|since|as|this\s+is\s+because|reason|proof|
 # a heading line: "## Title", "### Title:", "**Title**", "**Title:**"; its level (1-6 for "#", 7 for bold)
 _HEADING = re.compile(r"^[ \t]*(?:(?P<hashes>#{1,6})[ \t]+(?P<title>[^\n]*?)|\*\*(?P<bold>[^*\n]{2,80}?)[ \t]*:?[ \t]*\*\*[ \t]*:?)[ \t]*$",
                       re.MULTILINE)
-_ASIDE_TITLE = re.compile(
-    r"\A\W*(?:(?:the|an?|one)\s+)?(?:(?:most\s+)?common\s+(?:mistakes?|errors?|pitfalls?|misconceptions?|slips?|traps?|wrong\s+(?:answers?|choices?))|"
+_ASIDE_TITLE_WORDS = (
+    r"(?:(?:the|an?|one)\s+)?(?:(?:most\s+)?common\s+(?:mistakes?|errors?|pitfalls?|misconceptions?|slips?|traps?|wrong\s+(?:answers?|choices?))|"
     r"(?:typical|frequent|classic)\s+(?:mistakes?|errors?|wrong\s+answers?)|wrong\s+answers?|mistakes?\s+to\s+avoid|pitfalls?|"
     r"(?:more\s+|further\s+|extra\s+|new\s+)?practice(?:\s+(?:problems?|questions?|set|exercises?|time))?|try\s+(?:this|it|these)\b|your\s+turn|"
-    r"exercises?|homework|challenge(?:\s+problem)?|extension|(?:another|a\s+similar|similar|related|bonus|worked)\s+(?:example|problem|question|card|flashcard)s?|"
+    r"(?:new\s+|another\s+)?exercises?|homework|challenge(?:\s+problem)?|extension|"
+    r"(?:another|a\s+similar|similar|related|bonus|worked)\s+(?:example|problem|question|card|flashcard)s?|"
     # a textbook's example ("**Example:**", "**Example 4.3.**") and an item marked as like this one but not it ("**Card #17
     # (similar):**", "**Flashcard (similar):**", "Worked example (a different function)"; holdout121)
     r"examples?(?:\s+\d{1,3}(?:\.\d{1,3})*)?(?=\W*\Z)|[^()\n]{0,30}\((?:an?\s+)?(?:similar|different|another)(?=\b[^()\n]{0,40}\)\W*\Z)|"
+    # a general teaching remark under its label (red team holdout_r55): "Teaching pearl:", "Pearl:", "Key teaching point:"
+    r"(?:(?:teaching|clinical|exam|board)\s+)?pearls?|(?:key\s+)?teaching\s+points?|take[\s-]?home\s+(?:messages?|points?)|"
     r"answers?\s+(?:to|for)\s+(?:the\s+)?(?:practice|exercises?|challenge|homework)|answer\s+key|"
     # a question the writer adds under a label of its own ("Follow-up (which part of the gut recovers the water?): **B**",
     # "Side question: ..."; holdout119): the label and a colon, a question in brackets between them
-    r"(?:follow[\s-]?up|side)(?:\s+(?:questions?|problems?))?\b(?=(?:\s*\([^()\n]{0,120}\?\s*\))?\s*:))\b",
-    re.IGNORECASE,
-)
+    r"(?:follow[\s-]?up|side)(?:\s+(?:questions?|problems?))?\b(?=(?:\s*\([^()\n]{0,120}\?\s*\))?\s*:))\b")
+_ASIDE_TITLE = re.compile(r"\A\W*" + _ASIDE_TITLE_WORDS, re.IGNORECASE)
+_ASIDE_TITLE_HERE = re.compile(_ASIDE_TITLE_WORDS, re.IGNORECASE)  # (matched at a position: no \A)
 # a heading that returns to the question asked ("**Now our problem:** substitute x = 4", "**Card #18 (this one):**", "**This
 # card:**", "**Back to the original problem:**"; holdout121): it ends the aside before it, whatever follows it on its line
 _OWN_PROBLEM_TITLE = re.compile(
@@ -85,6 +98,56 @@ def _without_aside_paragraphs(text: str) -> str:
         not _HEADING.match(paragraph.split("\n", 1)[0]) and _ASIDE_TITLE.match(paragraph[_NOTE_LABEL.match(paragraph).end():])
         and not _NAMES_OWN_ANSWER.search(paragraph) and not _OWN_CHANGE.search(paragraph))]
     return text if len(kept) == len(paragraphs) else "\n\n".join(kept)
+
+
+# (red team holdout_r55) an aside opened inside a paragraph, after the writer's own words: a sentence or a line that
+# opens on an aside's title, at most three more words and a bracket, then a colon ("... So the answer is E. New
+# exercise: if the ECG were normal, B or D.", "<answer>46.9</answer>\nCommon mistake: averaging the daytime hours only",
+# "Try it yourself (new report): ..."); it runs to the end of its paragraph or to the next tag
+_INLINE_ASIDE_START = re.compile(r"(?:(?<=[.!?])[ \t]+|\n)[ \t>*_-]*")
+_TITLE_COLON = re.compile(r"(?:[^\S\n]+[\w'’-]+){0,3}[^\S\n]*(?:\([^()\n]{0,60}\))?[*_]*[^\S\n]*:")
+_ASIDE_END = re.compile(r"\n[ \t]*\n|<")
+# the titles that name a wrong answer: such an aside that names the writer's own answer calls it wrong ("<answer>46.9
+# </answer> Common mistake: forecasting 46.9 ...") and is no aside
+_MISTAKE_TITLE = re.compile(r"\W*(?:\w+\s+){0,2}(?:mistakes?|errors?|pitfalls?|misconceptions?|slips?|traps?|wrong\s+answers?)\b",
+                            re.IGNORECASE)
+
+
+def without_inline_asides(text: str, answers: Collection[str] = ()) -> str:
+    """``text`` without the asides opened inside a paragraph (:data:`_INLINE_ASIDE_START`: an aside's title and a colon
+    at a sentence's or a line's start after the writer's own words, to the end of the paragraph or the next tag),
+    unless the writer changes their own mind or takes something back there ("Common mistake: mine -- actually the
+    answer is 70", "Your turn: is 46.9 right? I doubt it.", "Practice: ignore the above": :data:`WITHDRAWAL` after the
+    title's colon) or, given the writer's ``answers`` (values, letters or labels, as written), an aside about a wrong
+    answer names one of them. Text that opens on such a title keeps it: there is no answer before it to set it beside.
+
+    >>> without_inline_asides("So the answer is E. New exercise: if the ECG were normal, B.")
+    'So the answer is E.'
+    >>> without_inline_asides("<answer>57</answer>\\nCommon mistake: 57 -- it is 80.", answers=["57"])
+    '<answer>57</answer>\\nCommon mistake: 57 -- it is 80.'
+    """
+    if ":" not in text:
+        return text
+    named = [answer.strip() for answer in answers if answer.strip()]  # (a letter in its case: "a" is no option A)
+    own = re.compile("|".join(rf"(?<![\w.]){'(?i:' if len(answer) > 1 else '(?:'}{re.escape(answer)})(?!\w|\.\d)"
+                              for answer in named)) if named else None
+    kept, at = [], 0
+    first_word = len(text) - len(text.lstrip())  # (an aside needs the writer's words before it)
+    for start in _INLINE_ASIDE_START.finditer(text):
+        if start.start() < at or start.start() <= first_word:
+            continue
+        title = _ASIDE_TITLE_HERE.match(text, start.end())
+        if title is None or _TITLE_COLON.match(text, title.end()) is None:
+            continue
+        end = _ASIDE_END.search(text, start.end())
+        end_at = end.start() if end is not None else len(text)
+        body = text[_TITLE_COLON.match(text, title.end()).end():end_at]
+        if _OWN_CHANGE.search(text, start.end(), end_at) or WITHDRAWAL.search(body) or (
+                own is not None and _MISTAKE_TITLE.match(title.group()) and own.search(text, start.end(), end_at)):
+            continue
+        kept.append(text[at:start.start()])
+        at = end_at
+    return text if not kept else "".join(kept) + text[at:]
 
 
 def without_asides(text: str) -> str:
