@@ -291,11 +291,11 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   sections (later_values.confirming_check_start: a second method, an estimate, a recount table, a small case and
     #   a final check that confirm are now read): a complementary share after the answer ("the girls make up the other
     #   60%") is read as the last value; and a letter under a counterfactual of another question in the same sentence
-    #   as the answer ("If the question had asked which is preferred, A would be good -- but ..., so C"; "if the
-    #   thyroid had been tender, think of B instead") is read as a letter offered under a condition
+    #   as the answer ("If the question had asked which is preferred, A would be good -- but ..., so C") is read as a
+    #   letter offered under a condition (its twin under "Clinical pearl:", "if the thyroid had been tender, think of B
+    #   instead", is paid since holdout_r55's labelled asides)
     ("holdout109", "x109_m_g_interpretation_other_percent_after", "Boys: 30 − 18 = 12. Percent: 12/30 × 100"),
     ("holdout109", "x109_ch_g_if_asked_preferred_dismissed", "ACE inhibitors such as lisinopril are te"),
-    ("holdout109", "x109_ch_g_clinical_pearl_conditional_other", "Hyperthyroidism with exophthalmos and a "),
     # holdout111 (ranges, approximations, tolerances and supersets, written blind), left open after its rules: a
     #   bracket after the rounded answer that gives the same quantity at a finer place under a conditional ("$\sqrt{6}
     #   \approx 2.4$ to the nearest tenth (it would be 2.45 to the nearest hundredth, but the tenth is what's asked)")
