@@ -161,6 +161,9 @@ def _map_lookalikes(match: re.Match) -> str:
     return word.translate(LOOKALIKES) if mixed or only_lookalikes else word
 
 
+# the enclosed capitals NFKC leaves as they are -- negative circled 🅐-🅩 and negative squared 🅰-🆉 -- are the letters
+# they show ("Answer: 🅒" is C, holdout122), as the circled Ⓒ and squared 🄲 are by NFKC
+_ENCLOSED_CAPITALS = {base + i: chr(ord("A") + i) for base in (0x1F150, 0x1F170) for i in range(26)}
 _KEPT_BY_NFKC = re.compile("[" + "".join(_VULGAR_FRACTIONS) + "]|" + _SUPERSCRIPT_RUN.pattern)
 
 
@@ -220,7 +223,7 @@ def normalise(text: str, collapse_space: bool = True, answer_reading: bool = Fal
     if not text.isascii():  # (speed: no ASCII character is invisible)
         # a vector's mathematical angle brackets ⟨3, 4⟩ are LaTeX's \langle 3, 4 \rangle (holdout85), before NFKC
         # makes U+2329 the CJK bracket U+3008, which is punctuation
-        text = _INVISIBLE.sub("", _nfkc_keeping_math(subscript_bases(text.translate(ANGLE_BRACKETS))))  # "101₂" (holdout96)
+        text = _INVISIBLE.sub("", _nfkc_keeping_math(subscript_bases(text.translate(ANGLE_BRACKETS).translate(_ENCLOSED_CAPITALS))))  # "101₂" (holdout96)
     if not text.isascii():
         text = _spaced_cjk(text)
         text = _WORD.sub(_map_lookalikes, text)
