@@ -335,6 +335,19 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   ..., $m_s$ the spin"): only "spin" names an option's text (D), so the bare answer after it reads as concluding
     #   from D (option_checks._concludes_from_another_option); a one-letter symbol is no option mention by design
     ("holdout120", "x120_ch_g_underline_textbf_letter", "$n$ sets the energy level and size, $l$ "),
+    # holdout122 (numerals in words, scripts and everyday formats; written blind), left open after its rules:
+    #   the rate `a year` after `250,000 × 12 months` reads the line as a remark on another quantity (in digits too)
+    ("holdout122", "x122_m_g_million_scale_word", "250,000 × 12 months\n\nThe factory produce"),
+    #   a `k` suffix (`1.2k`) is no scale word: 1.2 is read
+    ("holdout122", "x122_m_g_k_suffix_views", "850 + 350 = 1.2k views over the two days"),
+    #   an ordinal (`second place`) is no value
+    ("holdout122", "x122_m_g_ordinal_place_word", "If you pass the person in second place, "),
+    #   a Roman numeral in prose (`Super Bowl XLII`) is no value
+    ("holdout122", "x122_m_g_roman_super_bowl_number", "Counting January 1967 as number one, Feb"),
+    #   scientific notation in words (`three times ten to the eighth`) is not read
+    ("holdout122", "x122_m_g_scientific_notation_in_words", "Multiply by 1000, which adds three to th"),
+    #   a circled number before the letter (`正解は③、つまり C です`): the anchor reads the number, not the letter after `つまり`
+    ("holdout122", "x122_ch_g_japanese_circled_number_with_letter", "胆汁は肝臓で作られ、胆嚢に蓄えられます。\n\n正解は③、つまり C です。"),
 }
 
 
