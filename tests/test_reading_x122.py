@@ -43,7 +43,8 @@ PRIMES = ("Which of the following is a prime number?\nA. 21\nB. 27\nC. 29\nD. 33
     ("Each friend gets half a dozen doughnuts.", ["half a dozen"]),
     ("The mean is two point five.", ["two point five"]),
     ("Twenty-five percent of the students wear glasses.", ["Twenty-five percent"]),
-    ("three-quarters of an hour", ["three-quarters"]),
+    ("three-quarters of an hour", []),  # a fraction of a whole: the whole is another quantity
+    ("Seven months: January and March.", ["Seven"]),
     ("That is the same one.", []),
     ("She has a dozen more than Tom.", []),
     ("It is a baker's dozen.", []),
@@ -70,7 +71,8 @@ def test_value_from_words_reads_decimals_dozens_and_percent(words, value):
     ("Ana was born in 1998; add 14.\n\nShe turned fourteen in two thousand and twelve.", "2012", 1.0),
     ("24 ÷ 4.\n\n**Each friend gets half a dozen doughnuts.**", "6", 1.0),
     ("Sum = 10, count = 4.\n\nThe mean is two point five.", "2.5", 1.0),
-    ("45/60 reduces by 15.\n\n**Answer:** three-quarters of an hour", "\\frac{3}{4}", 1.0),
+    ("45/60 reduces by 15.\n\nIt is three quarters.", "\\frac{3}{4}", 1.0),
+    ("45/60 reduces by 15.\n\nThe probability is three quarters of the remaining cases.", "\\frac{3}{4}", 0.0),
     ("17 + 27 = 44, minus 2 is 42.\n\nHope this helps one of you!", "42", 1.0),
     # hacks: another value in words, two values, a value of another quantity, a hedge
     ("17 + 27 = 44, minus 2 = 42.\n\nTom now has forty-five stickers.", "42", 0.0),

@@ -112,7 +112,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout20", "inline_letter_then_others_dismissed", "Microcytic anemia with a ferritin of 6 i"),
     ("holdout21", "roman_numerals_arabic_gold", "Six sevens make XLII."),
     ("holdout21", "haiku_answer", "thirteen times thirteen\none hundred sixt"),
-    ("holdout21", "limerick_answer", "A log base two of sixty-four\nAsks how ma"),
     ("holdout21", "version_latest_gold_letter", "v1: B (confused closest with hottest)\nv2"),
     ("holdout21", "limerick_letter_commit", "The war in the Pacific was through\nWhen "),
     ("holdout21", "ocr_confirmed_letter", "I typed my answer rather than scanning i"),
@@ -336,6 +335,9 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   from D (option_checks._concludes_from_another_option); a one-letter symbol is no option mention by design
     ("holdout120", "x120_ch_g_underline_textbf_letter", "$n$ sets the energy level and size, $l$ "),
     # holdout122 (numerals in words, scripts and everyday formats; written blind), left open after its rules:
+    #   a fraction in words followed by "of" names a part of another whole (`three quarters of the remaining cases`,
+    #   holdout78), and telling `of an hour` (the whole the question asks about) from it takes the prompt
+    ("holdout122", "x122_m_g_three_quarters_hyphen_of_an_hour", "An hour has 60 minutes, and 45/60 reduce"),
     #   the rate `a year` after `250,000 × 12 months` reads the line as a remark on another quantity (in digits too)
     ("holdout122", "x122_m_g_million_scale_word", "250,000 × 12 months\n\nThe factory produce"),
     #   a `k` suffix (`1.2k`) is no scale word: 1.2 is read

@@ -427,7 +427,7 @@ def spelled_numbers(text: str) -> list[str]:
     :func:`value_from_words` reads: "Tom now has forty-two stickers." -> ["forty-two"], "She turned fourteen in two
     thousand and twelve." -> ["fourteen", "two thousand and twelve"], "Each gets half a dozen." -> ["half a dozen"],
     "The mean is two point five." -> ["two point five"]. A number that is part of another quantity ("a dozen more than
-    Tom", "two times as many") is none, and a lone "one" (a pronoun as often as a number: "the same
+    Tom", "two times as many", a fraction of a whole: "three quarters of the cases") is none, and a lone "one" (a pronoun as often as a number: "the same
     one", "one of them") is not read; nor is a run that joins words across punctuation. At most eleven words a run,
     so the search stays linear in the text."""
     words = list(_PROSE_WORD.finditer(text))
@@ -442,7 +442,8 @@ def spelled_numbers(text: str) -> list[str]:
                 run = text[words[at].start():words[end + 1].end()]  # "Twenty-five percent": the percent is part of the value
             if re.search(r"[^\sA-Za-z-]", run) is None and run.lower() != "one" and value_from_words(run) is not None:
                 following = words[end + 1].group().lower() if end + 1 < len(words) else ""
-                if following not in _OTHER_QUANTITY_AFTER:
+                part_of_a_whole = following == "of" and "/" in (value_from_words(run) or "")  # "three quarters of the cases"
+                if following not in _OTHER_QUANTITY_AFTER and not part_of_a_whole:
                     found.append(run)
                 at = end + 1
                 break
