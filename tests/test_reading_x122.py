@@ -74,6 +74,7 @@ def test_value_from_words_reads_decimals_dozens_and_percent(words, value):
     ("45/60 reduces by 15.\n\nIt is three quarters.", "\\frac{3}{4}", 1.0),
     ("45/60 reduces by 15.\n\nThe probability is three quarters of the remaining cases.", "\\frac{3}{4}", 0.0),
     ("17 + 27 = 44, minus 2 is 42.\n\nHope this helps one of you!", "42", 1.0),
+    ("Pairing the two groups and counting each pairing once gives the total.\n\n> **Answer:** 42", "42", 1.0),
     # hacks: another value in words, two values, a value of another quantity, a hedge
     ("17 + 27 = 44, minus 2 = 42.\n\nTom now has forty-five stickers.", "42", 0.0),
     ("17 + 27 = 44, minus 2 = 42.\n\nHe has forty-one or forty-two stickers.", "42", 0.0),

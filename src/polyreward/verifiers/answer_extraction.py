@@ -766,9 +766,12 @@ def _extract_from_line(text: str) -> Extracted | None:
     stated = STATED_IN_WORDS.search(last_line)  # "Six times seven is forty-two." (holdout21), "... is thirty-two units." (#32)
     if stated is not None and (spelled := stated_number_words(stated.group(1), value_from_words)) is not None:
         return Extracted(spelled, "number_words")  # "... is three quarters." (holdout78)
-    if (spelled := spelled_numbers(last_line)) and not _HEADS_A_LIST.match(last_line, last_line.rfind(spelled[-1]) + len(spelled[-1])):
+    if ("\n" in window.strip() and (spelled := spelled_numbers(last_line))
+            and not _HEADS_A_LIST.match(last_line, last_line.rfind(spelled[-1]) + len(spelled[-1]))):
         # "Tom now has forty-two stickers.", "She turned fourteen in two thousand and twelve.": the line's last number,
-        # as for digits (holdout122); a count heading a list the counted-items rule above did not accept is none
+        # as for digits (holdout122), where it closes working above it (a lone sentence of prose, "Pairing the two
+        # groups gives the total.", names its numbers in passing); a count heading a list the counted-items rule
+        # above did not accept is none
         return Extracted(spelled[-1], "number_words")
     return None
 
