@@ -111,7 +111,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout20", "inline_letter_then_others_dismissed", "Microcytic anemia with a ferritin of 6 i"),
     ("holdout21", "roman_numerals_arabic_gold", "Six sevens make XLII."),
     ("holdout21", "haiku_answer", "thirteen times thirteen\none hundred sixt"),
-    ("holdout21", "limerick_answer", "A log base two of sixty-four\nAsks how ma"),
     ("holdout21", "version_latest_gold_letter", "v1: B (confused closest with hottest)\nv2"),
     ("holdout21", "limerick_letter_commit", "The war in the Pacific was through\nWhen "),
     ("holdout21", "ocr_confirmed_letter", "I typed my answer rather than scanning i"),
@@ -342,6 +341,22 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout121", "x121_m_g_fraction_then_counting_check_and_other_case_note", "$P(\\text{first red}) = \\frac{4}{10}$. Af"),
     ("holdout121", "x121_ch_g_answer_key_entry_for_this_question", "**Answer key — Question 1 (this question"),
     ("holdout121", "x121_ch_g_study_card_table_answer_row", "**Study card**\n\n| | |\n|---|---|\n| Topic "),
+    # holdout122 (numerals in words, scripts and everyday formats; written blind), left open after its rules:
+    #   a fraction in words followed by "of" names a part of another whole (`three quarters of the remaining cases`,
+    #   holdout78), and telling `of an hour` (the whole the question asks about) from it takes the prompt
+    ("holdout122", "x122_m_g_three_quarters_hyphen_of_an_hour", "An hour has 60 minutes, and 45/60 reduce"),
+    #   the rate `a year` after `250,000 × 12 months` reads the line as a remark on another quantity (in digits too)
+    ("holdout122", "x122_m_g_million_scale_word", "250,000 × 12 months\n\nThe factory produce"),
+    #   a `k` suffix (`1.2k`) is no scale word: 1.2 is read
+    ("holdout122", "x122_m_g_k_suffix_views", "850 + 350 = 1.2k views over the two days"),
+    #   an ordinal (`second place`) is no value
+    ("holdout122", "x122_m_g_ordinal_place_word", "If you pass the person in second place, "),
+    #   a Roman numeral in prose (`Super Bowl XLII`) is no value
+    ("holdout122", "x122_m_g_roman_super_bowl_number", "Counting January 1967 as number one, Feb"),
+    #   scientific notation in words (`three times ten to the eighth`) is not read
+    ("holdout122", "x122_m_g_scientific_notation_in_words", "Multiply by 1000, which adds three to th"),
+    #   a circled number before the letter (`正解は③、つまり C です`): the anchor reads the number, not the letter after `つまり`
+    ("holdout122", "x122_ch_g_japanese_circled_number_with_letter", "胆汁は肝臓で作られ、胆嚢に蓄えられます。\n\n正解は③、つまり C です。"),
 }
 
 

@@ -58,14 +58,15 @@ from polyreward.verifiers.reaffirmation import without_reaffirmed  # ("I won't w
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import chain_end_after, check_section_opening, confirming_check_start, inside_command, marked_box_value, operand_after
 from polyreward.verifiers.math_normalize import (NUMBER_WORD, VALUE_WORDS, number_from_words, parse_numeral, python_value_reprs, same_number,
-                                                 unicode_roots, value_from_words)
+                                                 spelled_numbers, unicode_roots, value_from_words)
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
 from polyreward.verifiers.not_a_value import CUT_OFF_QUALIFYING, DANGLING_WORDS, cut_off_after, cut_off_pausing, measured_from, unfilled_answer_line
 from polyreward.verifiers.later_summary import summary_before_other, summary_concludes_other
 from polyreward.verifiers.answer_forms import (
     AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, RECORD_ANSWER_LINE, form_withholds, answer_fields_disagree, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD,
-    PART_OF_A_NUMBER, STATED_IN_WORDS, TO_THE_READER, closing_words_value, counted_items_cut, json_scalar, json_value, stated_number_words, top_level_equals)  # noqa: F401 (json_scalar: public here)
+    PART_OF_A_NUMBER, STATED_IN_WORDS, TO_THE_READER, closing_words_value, counted_items_cut, json_scalar, json_value, money_in_two_units, stated_number_words,
+    top_level_equals)  # noqa: F401 (json_scalar: public here)
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.math_lines import math_line, math_tail
@@ -709,7 +710,10 @@ def _extract_from_line(text: str) -> Extracted | None:
         last_line, bold = sentence.group(1), []  # "**The LCM of 12 and 18 is 36.**": a whole sentence set in bold is read as written plain (holdout121)
     if bold and bold[-1].strip(" .:"):
         labelled = LABEL_IN_BOLD.match(bold[-1])  # "**Réponse : 36 €**": the label inside the bold heads the value (holdout30)
-        return Extracted(labelled.group(1) if labelled else bold[-1], "bold")
+        value = labelled.group(1) if labelled else bold[-1]
+        if not re.search(r"\d", value) and value_from_words(value.strip(" .!")) is None and (spelled := spelled_numbers(value)):
+            return Extracted(spelled[-1], "number_words")  # "**Each friend gets half a dozen doughnuts.**" (holdout122)
+        return Extracted(value, "bold")
     whole = math_line(last_line)
     if whole is not None:
         # "3 * 4 = 12", "x = 5": the value on the right; "x^2 - 1 = 0", "y = 2x + 1": the whole equation
@@ -738,6 +742,8 @@ def _extract_from_line(text: str) -> Extracted | None:
         return Extracted(stated.group(1), "words")  # "2 = 5, a contradiction. There is no solution." (holdout65)
     if numbers and (spelled := closing_words_value(last_line, number_from_words)) is not None:  # "..., 17, leaving twenty-five apples."
         return Extracted(spelled, "number_words")
+    if numbers and (amount := money_in_two_units(last_line, numbers[-1].start() + len(numbers[-1].group()) - len(numbers[-1].group().lstrip()))):
+        return Extracted(amount, "last_number")  # "Each friend pays 12 dollars and 50 cents.": 12.50, not the cents (holdout122)
     if numbers:
         last = numbers[-1]
         word = re.match(r"\s*([A-Za-z]+)", last_line[last.end():last.end() + 40])
@@ -765,7 +771,18 @@ def _extract_from_line(text: str) -> Extracted | None:
     stated = STATED_IN_WORDS.search(last_line)  # "Six times seven is forty-two." (holdout21), "... is thirty-two units." (#32)
     if stated is not None and (spelled := stated_number_words(stated.group(1), value_from_words)) is not None:
         return Extracted(spelled, "number_words")  # "... is three quarters." (holdout78)
+    if ("\n" in window.strip() and (spelled := spelled_numbers(last_line))
+            and not _HEADS_A_LIST.match(last_line, last_line.rfind(spelled[-1]) + len(spelled[-1]))):
+        # "Tom now has forty-two stickers.", "She turned fourteen in two thousand and twelve.": the line's last number,
+        # as for digits (holdout122), where it closes working above it (a lone sentence of prose, "Pairing the two
+        # groups gives the total.", names its numbers in passing); a count heading a list the counted-items rule
+        # above did not accept is none
+        return Extracted(spelled[-1], "number_words")
     return None
+
+
+# a count in words heading the list of what it counts: its noun, then a colon or ", namely" ("Seven months: ...")
+_HEADS_A_LIST = re.compile(r"[^\S\n]*[A-Za-z]*[^\S\n]*(?::|,[^\S\n]*(?:namely|i\.e\.|that[^\S\n]+is)\b)")
 
 
 def _without_closing_words(window: str) -> str:
@@ -778,7 +795,7 @@ def _without_closing_words(window: str) -> str:
         return window
     stated = STATED_IN_WORDS.search(line)  # "... is forty-two.", not "That is a brisk pace." (holdout73)
     if (_WORD_ANSWER.search(line) is not None or number_from_words(line.strip(" .!")) is not None
-            or stated is not None and stated_number_words(stated.group(1), number_from_words) is not None
+            or stated is not None and stated_number_words(stated.group(1), number_from_words) is not None or spelled_numbers(line)
             or dissents(without_reaffirmed(line)) and not note or WITHDRAWAL.search(line) or any(ch.isalpha() and not ch.isascii() for ch in line)):
         # "No answer yet.", "Wrong.": a last line that takes something back is read, and so is one in words this
         # reader does not read as numbers ("答案是四十五。")

@@ -281,6 +281,22 @@ def stated_number_words(phrase: str, number_from_words: Callable[[str], int | No
     return None
 
 
+# an amount of money in its unit and the unit's hundredths, joined by "and" ("12 dollars and 50 cents", "3 pounds and 5
+# pence", "7 euros and 20 cents"; holdout122): one amount, 12.50, not the cents alone
+_MONEY_IN_TWO_UNITS = re.compile(r"(?<![\w.])(?P<whole>\d+)[^\S\n]*(?:dollars?|euros?|pounds?|rupees?|bucks?)[^\S\n]+and[^\S\n]+"
+                                 r"(?P<hundredths>\d{1,2})[^\S\n]*(?:cents?|pence|paise|p)\b(?![^\S\n]*(?:each|per|a\b|an\b))", re.IGNORECASE)
+
+
+def money_in_two_units(line: str, at: int) -> str | None:
+    """The amount whose hundredths is the number at ``line[at]`` when ``line`` gives it in a currency's unit and its
+    hundredths (:data:`_MONEY_IN_TWO_UNITS`), as one decimal ("12 dollars and 50 cents" -> "12.50"), else None; a
+    price per item ("... 50 cents each") is none."""
+    for found in _MONEY_IN_TWO_UNITS.finditer(line, max(0, at - 60), at + 20):
+        if found.start("hundredths") == at:
+            return f"{found.group('whole')}.{int(found.group('hundredths')):02d}"
+    return None
+
+
 # a count in words followed by the items it counts ("Four months: April, June, September and November.", holdout90):
 # the count, its noun, then a colon or ", namely" / ", i.e." and a list of words joined by commas and "and"
 _COUNTED_LIST = re.compile(r"\s*(?P<count>[A-Za-z][A-Za-z -]{2,40}?\s+[A-Za-z]{2,20})\s*(?::|,\s*(?:namely|i\.e\.,?|that\s+is,?))\s*"

