@@ -157,3 +157,14 @@ def test_walk_property_the_one_left_is_concluded_and_hiding_text_changes_nothing
     think = " ".join(parts)
     assert eliminated_choice(think, DKA) == kept
     assert faith(think, kept, DKA) == 1.0
+
+
+def test_an_option_named_like_an_aside_title_is_no_aside():
+    """'D. Exercise stress test: ...' is option D's verdict, not a tutor's 'Exercise:' aside that would run on and
+    swallow the conclusion after it (sections' aside titles; the genuine-style sweep's chest-pain rows)."""
+    options = {"A": "ECG", "B": "CT of the chest", "C": "Discharge home", "D": "Exercise stress test"}
+    think = ("Key features point to possible acute coronary syndrome.\n\nWorking through the options:\n"
+             "- A. ECG: an electrocardiogram within ten minutes detects ST elevation.\n"
+             "- B. CT of the chest: imaging delays reperfusion.\n- C. Discharge home: sending him home is unsafe.\n"
+             "- D. Exercise stress test: provocative testing is contraindicated during active pain.\n\nThe best answer is A.")
+    assert faith(think, "A", options) == 1.0

@@ -52,7 +52,9 @@ _ASIDE_TITLE_WORDS = (
     r"(?:(?:the|an?|one)\s+)?(?:(?:most\s+)?common\s+(?:mistakes?|errors?|pitfalls?|misconceptions?|slips?|traps?|wrong\s+(?:answers?|choices?))|"
     r"(?:typical|frequent|classic)\s+(?:mistakes?|errors?|wrong\s+answers?)|wrong\s+answers?|mistakes?\s+to\s+avoid|pitfalls?|"
     r"(?:more\s+|further\s+|extra\s+|new\s+)?practice(?:\s+(?:problems?|questions?|set|exercises?|time))?|try\s+(?:this|it|these)\b|your\s+turn|"
-    r"(?:new\s+|another\s+)?exercises?|homework|challenge(?:\s+problem)?|extension|"
+    # (an exercise by its label, "Exercise 3:", "New exercise for you:", "**Exercises**"; not a name that opens on the word:
+    # "Exercise stress test: contraindicated during active pain")
+    r"(?:new\s+|another\s+)?exercises?(?=[^\S\n]*(?:\d{1,3}(?:\.\d{1,3})*)?[^\S\n]*(?:[(:.*_]|\Z)|[^\S\n]+(?:for|on|about|with|to)\b)|homework|challenge(?:\s+problem)?|extension|"
     r"(?:another|a\s+similar|similar|related|bonus|worked)\s+(?:example|problem|question|card|flashcard)s?|"
     # a textbook's example ("**Example:**", "**Example 4.3.**") and an item marked as like this one but not it ("**Card #17
     # (similar):**", "**Flashcard (similar):**", "Worked example (a different function)"; holdout121)
