@@ -139,11 +139,12 @@ def without_inline_asides(text: str, answers: Collection[str] = ()) -> str:
         if start.start() < at or start.start() <= first_word:
             continue
         title = _ASIDE_TITLE_HERE.match(text, start.end())
-        if title is None or _TITLE_COLON.match(text, title.end()) is None:
+        colon = _TITLE_COLON.match(text, title.end()) if title is not None else None
+        if colon is None:
             continue
         end = _ASIDE_END.search(text, start.end())
         end_at = end.start() if end is not None else len(text)
-        body = text[_TITLE_COLON.match(text, title.end()).end():end_at]
+        body = text[colon.end():end_at]
         if _OWN_CHANGE.search(text, start.end(), end_at) or WITHDRAWAL.search(body) or (
                 own is not None and _MISTAKE_TITLE.match(title.group()) and own.search(text, start.end(), end_at)):
             continue
