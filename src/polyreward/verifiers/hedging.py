@@ -48,6 +48,7 @@ from polyreward.verifiers.source_words import reported_by_another
 from polyreward.verifiers.doubt_words import MAYBE_WORDS, UNSURE_WORDS
 from polyreward.verifiers.reaffirmation import wavers, without_reaffirmed
 from polyreward.verifiers.registers import certainty_end, note_section
+from polyreward.verifiers.withdrawal_words import FAULT_NOUN
 from polyreward.verifiers.unasserted import asked_or_disowned_source, low_confidence, names_chance, unasserted_before, without_restated_chance
 
 # --- the vocabulary (the only word lists of the soft-hedge rules; see the module docstring) --------------------------
@@ -210,7 +211,11 @@ IDIOM_DOUBT = re.compile(
     r"|\b(?:require|need|want|demand)\w*\s+(?:a|an|some)\s+(?:box|boxed)\b|\bplaceholders?\b"
     r"|\(\s*(?:filler|dummy|stub|stand-?in|temp|tbd|wip|work\s+in\s+progress|not\s+final|ignore(?:\s+this)?|draft|test)\s*\)"
     r"|\b(?:working|wip|bad|old|previous|test|fake|dummy|filler)\s+(?:answer|result|value|output)\s*:|\b(?:sample|example)\s+(?:answer|output|format)\w*\s*:"
-    r"|\b(?:format|output\s+format|answer\s+format|like\s+so)\s*:"
+    # ("Format:", "Output format:", "Required format:"), but not, inside a sentence, a format the writer says it
+    # complies with ("Final answer in the required format: \\boxed{42}", "in the requested format:")
+    r"|\b(?<!\w\srequired\s)(?<!\w\srequested\s)(?<!\w\sspecified\s)(?<!\w\sexpected\s)(?<!\w\sprescribed\s)(?<!\w\sdesired\s)"
+    r"(?:format|output\s+format|answer\s+format|like\s+so)\s*:"
+    r"|\b(?:example|sample|illustrat\w*|demo\w*|demonstrat\w*|mock-?up)\b[^.;!?\n:]{0,60}\bformat\s*:"
     r"|\b(?:a|the)\s+(?:wrong|incorrect|bad)\s+(?:answer|choice|option|value)\s+(?:would\s+be|is|might\s+be|could\s+be)\b"
     r"|\b(?:with\s+(?:any\s+|some\s+)?luck|if\s+I'm\s+lucky|wishful)\b"
     # the same, said with other heads (holdout8's second probe): something put in only to fill ("put something in the
@@ -287,14 +292,34 @@ _ERROR_CONDITION = re.compile(
 # this item is \\boxed{C}", "Students' classic trap here would be 46"), or as the instance of a format ("Write your
 # choice in the format \\boxed{D}"): a tutor names it so as not to give it. Structural: a determiner or possessive, at
 # most two modifiers, a fault noun, words that hold no verb of being, then the copula right before the answer.
-_FAULT_NOUN = (r"(?:mistakes?|errors?|traps?|distractors?|decoys?|pitfalls?|misconceptions?|slips?|misreads?|red\s+herrings?|"
-               r"wrong\s+(?:answers?|choices?|options?|picks?))")
 _NAMED_AS_FAULT_OR_FORMAT = re.compile(
-    r"(?:\b(?:an?|the|one|this|that|their|our|its|[^\W\d_]+['’]s?)\s+(?:[\w-]+\s+){0,2}?" + _FAULT_NOUN +
+    r"(?:\b(?:an?|the|one|this|that|their|our|its|[^\W\d_]+['’]s?)\s+(?:[\w-]+\s+){0,2}?" + FAULT_NOUN +
     r"(?:[ \t]+(?!(?:is|are|was|were|would|might|could|will)\b)[\w'’-]+){0,6}[ \t]+(?:is|was|would\s+be|might\s+be|could\s+be)"
     r"|\b(?:the|this|that|following)\s+format(?:\s+(?:of|like|as))?)[\s$*(:]*\Z",
     re.IGNORECASE,
 )
+
+
+# the same shape with the crowd's or the tempting answer as its subject ("A common answer is D", "The most popular
+# response is 42", "The tempting answer is 40"): somebody's answer, not the writer's -- unless the rest of its
+# sentence calls it right ("The most common answer is 42, and it is correct.")
+_CROWD_ANSWER = re.compile(
+    r"\b(?:an?|the|one|this|that|their|its)\s+(?:[\w-]+\s+){0,2}?(?:common|popular|frequent|tempting|naive|naïve|intuitive|"
+    r"knee-jerk|gut)\s+(?:answers?|responses?|guess(?:es)?|picks?|choices?)(?:[ \t]+(?!(?:is|are|was|were|would|might|could|"
+    r"will)\b)[\w'’-]+){0,6}[ \t]+(?:is|was|would\s+be|might\s+be|could\s+be)[\s$*(:]*\Z",
+    re.IGNORECASE,
+)
+_CALLED_RIGHT_AFTER = re.compile(r"[^.;!?\n]{0,80}?\b(?:right|correct)\b", re.IGNORECASE)
+_NEGATION_WORD = re.compile(r"\bnot\b|n't\b|\bnever\b", re.IGNORECASE)
+
+
+def named_as_crowds(text: str, clause: str, end: int) -> bool:
+    """Does ``clause`` (the answer's own clause before it) end by naming the answer the crowd's or the tempting one
+    (:data:`_CROWD_ANSWER`), and the rest of its sentence not call it right?"""
+    if _CROWD_ANSWER.search(clause[-200:]) is None:
+        return False
+    called = _CALLED_RIGHT_AFTER.match(text, end)
+    return called is None or _NEGATION_WORD.search(called.group()) is not None
 
 
 def named_as_fault_or_format(clause: str) -> bool:
@@ -360,6 +385,8 @@ _AFFIRMING = re.compile(r"\b(?:sure|certain|confident|correct|right|accurate|ver
 _DOUBTING_QUESTION = re.compile(r"\A\W*(?:or|is|isn't|was|wasn't|could|might|am|are|right|correct|true|really|sure|yes|no)\b", re.IGNORECASE)
 _ISH = re.compile(r"\A-?ish\b", re.IGNORECASE)
 _WRITER_QUESTION = re.compile(r"\A\W*(?:I|we)\s+(?:\w+\s+)?(?:think|believe|guess|suppose|hope|reckon|assume|mean)\W*\Z", re.IGNORECASE)
+# the people who answer such items, as a crowd: "most students", "many test-takers" (somebody else's answers)
+_CROWD = r"(?:people|students|solvers|examinees|test-?takers|candidates|learners|trainees|respondents|readers|folks)"
 # the answer as somebody else's: "My friend says", "According to the key", "... said no one ever", "is what X would write"
 # ("per" names a source only before a determiner or a name: "per the key", "per Wikipedia", not "5 meters per second")
 _SOURCE = r"\b(?:according\s+to|per(?=\s+(?:(?:the|my|our|your|his|her|their)\b|(?-i:[A-Z])))|quoting|citing)\s+"
@@ -405,7 +432,7 @@ _ATTRIBUTED_AFTER = re.compile(
     # "That's the answer most people would give for this one.": the answer named as the crowd's, the writer's own
     # verdict left out (holdout110); one the writer then calls right ("..., and here it's the right one") is endorsed
     r"|\b(?:answer|one|number|value|option|choice|figure|pick)\s+(?:that\s+)?(?:most|many|lots\s+of|plenty\s+of|a\s+lot\s+of)\s+(?:\w+\s+)?"
-    r"(?:people|students|solvers|examinees|test-?takers|readers|folks)\s+(?:would|will|might|usually|typically)\s+(?:\w+\s+)?(?:give|say|write|pick|choose|put)\b"
+    + _CROWD + r"\s+(?:would|will|might|usually|typically)\s+(?:\w+\s+)?(?:give|say|write|pick|choose|put)\b"
     r"(?![^.;!?\n]*\b(?:right|correct)\b)",
     re.IGNORECASE,
 )
@@ -479,8 +506,11 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     statement = own if contrast is None else own[contrast.end():]  # "guessing x = 6 gives 42, so 42": a method
     if _MODAL_BEFORE.search(statement) or _writer_doubts(statement) or _writer_condition(statement) or _idiom_doubts(statement):
         return True
-    if named_as_fault_or_format(statement):
+    stated = statement + (lead.group() if phrase is not None else "")  # (an option reader's match opens at "answer is")
+    if named_as_fault_or_format(stated):
         return True  # "The common error on this item is \\boxed{C}", "Write it in the format \\boxed{D}" (holdout_r55)
+    if end is not None and named_as_crowds(text, stated, end):
+        return True  # "A common answer is D.", "The tempting answer is 40." (not "..., and it is correct.")
     if _DESIRE.search(statement.rpartition(":")[2]):  # a wish before a colon governs what it names ("Hopefully clear: ...")
         return True  # "It would be nice if the answer were 42", "I hope it's 16": the answer as a wish, not a claim
     if asked_or_disowned_source(statement):
@@ -490,7 +520,9 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     # a second-hand answer ends its clause: "My friend says 42.", "Reddit thinks it's C."; one that goes on is a word
     # problem's story ("Alice says she has 42 apples"). Verbs that tell a story as often as they report (got, picked,
     # chose: "So Tom got 42.") are not read as reports at all
-    if end is not None and _ends_its_clause(text, end) and (_attributed_before(statement) or _GROUP_REPORT.search(statement)):
+    # (the report's verb may open the match itself: an option reader's "answer D" in "Many students answer D here.")
+    if end is not None and _ends_its_clause(text, end) and (
+            _attributed_before(statement) or _GROUP_REPORT.search(statement + text[start:end])):
         return True
     if contrast is None or final:
         return False  # "Not 100 % sure, but my final answer is C": the final statement wins over the doubt before it
@@ -524,7 +556,7 @@ _DESIRE = re.compile(r"\b(?:I|we)\s+(?:\w+\s+)?(?:hope|wish)\b|\bwould\s+(?:be\s
 # picked / answered tell a word problem's story when a named person is their subject ("So Tom got 42."), but with an
 # indefinite person or a crowd as subject, and the answer ending the clause, they report somebody else's answer
 _GROUP_REPORT = re.compile(
-    r"\b(?:someone|somebody|everyone|everybody|anyone|nobody|people|others|(?:most|many|some|all|other)\s+(?:people|students|of\s+(?:us|them|the\s+\w+))|"
+    r"\b(?:someone|somebody|everyone|everybody|anyone|nobody|people|others|(?:most|many|some|all|other)\s+(?:" + _CROWD + r"|of\s+(?:us|them|the\s+\w+))|"
     r"an?\s+(?:classmate|friend|student|colleague|user|commenter|peer)|my\s+(?:classmates?|friends?|teacher|tutor|study\s+(?:group|partner|buddy)|"
     r"partner|lab\s?mate|roommate|colleagues?|peers?|sibling|brother|sister|dad|mom|father|mother|parents?|cousin|neighbou?r|coworkers?|TA)|"
     r"my\s+[a-z]+\s+(?:partner|friend|mate|buddy|group|teacher|tutor|classmate|colleague))"
@@ -539,7 +571,7 @@ _GROUP_REPORT = re.compile(
 _GENERIC_ANSWERER = re.compile(r"\b(?:anyone|anybody|whoever|everyone|everybody|those|people|someone|somebody|students?)\s+(?:who\s+)?"
                                r"(?:\w+\s+)?(?:writes?|wrote|says?|said|answers?|answered|puts?|picks?|picked|chooses?|chose|guess(?:es)?|guessed)[\s$*(\[{]*\Z",
                                re.IGNORECASE)
-_CLAUSE_ENDS_HERE = re.compile(r"[\s$*)\]}]*(?:(?:°[CF]?|%|‰)[\s$*)\]}]*)?(?:(?:here|there|too|usually|often|anyway|instead|nowadays)\W*?)?(?:[.!;\n]|\Z|"
+_CLAUSE_ENDS_HERE = re.compile(r"[\s$*)\]}]*(?:(?:°[CF]?|%|‰)[\s$*)\]}]*)?(?:(?:here|there|too|usually|often|anyway|instead|nowadays|(?:on|for|in)\s+(?:this|the|that)\s+(?:one|item|question|problem|exam|test|quiz))\W*?)?(?:[.!;\n]|\Z|"
                                r",?\s*(?:but|though|although|however|yet|whereas|mais|pero|aber|doch|ma|mas|porém|но|tapi|nhưng|ama|ale)\b|[,，、]\s*(?:但|但是|可是|しかし|でも|하지만|लेकिन|لكن))",
                                re.IGNORECASE)  # (speed: compiled once; "Selon le corrigé, ce serait 20, mais moi je trouve 25": holdout70)
 
@@ -549,7 +581,7 @@ def _ends_its_clause(text: str, end: int) -> bool:
     degree, percent or per-mille sign is part of the value: "many sources say 540°." ends there, holdout86)."""
     # a report the writer then contrasts with their own work ends its claim there: "The key says 42, but I get 40", with
     # or without the comma ("The figure above says 24 but I trust my prose."; holdout19, stop 52)
-    # ... and an adverb of place or habit is no noun: "Most people answer 42 here."
+    # ... and an adverb of place or habit is no noun: "Most people answer 42 here.", "... B on this item."
     return _CLAUSE_ENDS_HERE.match(text[end:end + WINDOW]) is not None
 
 

@@ -151,16 +151,20 @@ _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三":
 _CN_UNITS = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1000, "仟": 1000}
 _CN_BIG = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
 _CN_NUMBER = "[零〇一二两兩三四五六七八九十拾百佰千仟万萬亿億]+"
+# a word that opens on 一 and is no numeral ("一共" altogether, "一起" together, "一样" the same, "一定" certainly):
+# "答：一共四十二个" states 42, not 1
+_YI_WORD = "一[共起样樣定直般下些切旦向同律致]"
 _CN_FRACTION = re.compile(f"(?<![零〇一二两兩三四五六七八九十拾百佰千仟万萬亿億])({_CN_NUMBER})分之({_CN_NUMBER})")
 # a Chinese numeral in characters stated as the answer: "答案是四十二", "答：七十二", and after the answer label the
 # sentence's own copula ("答：这个数是九。", "答え：その数は九です"; holdout70): the value the answer line states, in
 # words; a digit or a clause break between the label and the copula leaves the line to the other readers, and so does
 # a numeral offered with an alternative in its sentence ("九或十", "七十二个或七十三个") or that an operation follows
 # ("四十二减二": a term, not the answer); or, with any verb, the first numeral of two characters or more after a subject
-# free of numerals ("答：小明需要四十二天读完。", holdout122; a lone "一" or "两" in prose is too often a word: "一共", "一样")
+# free of numerals ("答：小明需要四十二天读完。", holdout122; a lone "一" or "两" in prose is too often a word: "一共", "一样";
+# such a word may open the subject: "答：一共四十二个。")
 _CN_ANSWER = re.compile(f"((?:答案|答え|答|结果|結果)\\s*(?:是|为|為|[:：])\\s*(?:[^\\d\\s。，、,.;；:：!?！？]{{0,12}}?(?:是|为|為|等于|等於|有|は)\\s*"
-                        f"|[^\\d\\s。，、,.;；:：!?！？零〇一二两兩三四五六七八九十拾百佰千仟万萬亿億]{{1,12}}(?={_CN_NUMBER[:-1]}{{2}}))?)"
-                        f"({_CN_NUMBER})(?![分之点點加减減乘除零〇一二两兩三四五六七八九十拾百佰千仟万萬亿億])(?![^。.!?！？\\n]{{0,40}}?(?:或|还是|還是|か))")  # ("九或十": alternatives stay in words)
+                        f"|(?:{_YI_WORD}|[^\\d\\s。，、,.;；:：!?！？零〇一二两兩三四五六七八九十拾百佰千仟万萬亿億]){{1,12}}(?={_CN_NUMBER[:-1]}{{2}}))?)"
+                        f"(?!{_YI_WORD})({_CN_NUMBER})(?![分之点點加减減乘除零〇一二两兩三四五六七八九十拾百佰千仟万萬亿億])(?![^。.!?！？\\n]{{0,40}}?(?:或|还是|還是|か))")  # ("九或十": alternatives stay in words)
 _SCALES = {"lakh": 10**5, "lac": 10**5, "crore": 10**7, "万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
 
 

@@ -35,7 +35,7 @@ from collections.abc import Collection
 from polyreward.verifiers.answer_forms import CHANGE_OF_MIND
 from polyreward.verifiers.follow_ups import without_follow_ups
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
-from polyreward.verifiers.withdrawal_words import WITHDRAWAL
+from polyreward.verifiers.withdrawal_words import FAULT_NOUN, WITHDRAWAL
 
 # a line that opens on a bold title and goes on ("**Worked example.** Find the remainder ..."): an aside's heading
 # when its title names one, never the end of another section ("**Answer:** 72" stays inside a practice section)
@@ -111,8 +111,7 @@ _TITLE_COLON = re.compile(r"(?:[^\S\n]+[\w'’-]+){0,3}[^\S\n]*(?:\([^()\n]{0,60
 _ASIDE_END = re.compile(r"\n[ \t]*\n|<")
 # the titles that name a wrong answer: such an aside that names the writer's own answer calls it wrong ("<answer>46.9
 # </answer> Common mistake: forecasting 46.9 ...") and is no aside
-_MISTAKE_TITLE = re.compile(r"\W*(?:\w+\s+){0,2}(?:mistakes?|errors?|pitfalls?|misconceptions?|slips?|traps?|wrong\s+answers?)\b",
-                            re.IGNORECASE)
+_MISTAKE_TITLE = re.compile(r"\W*(?:\w+\s+){0,2}" + FAULT_NOUN + r"\b", re.IGNORECASE)
 
 
 def without_inline_asides(text: str, answers: Collection[str] = ()) -> str:

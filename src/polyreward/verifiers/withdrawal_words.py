@@ -13,6 +13,12 @@ from polyreward.verifiers.negation_words import dissents
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.speaker_declines import SPEAKER_DECLINES
 
+# the nouns that name an answer as a fault, a trap or a decoy ("The common error is C", "Common mistake: 24",
+# "Students' classic trap here would be 46"), read by :data:`.hedging._NAMED_AS_FAULT_OR_FORMAT` and by the titles
+# of a tutor's asides (:data:`.sections._MISTAKE_TITLE`)
+FAULT_NOUN = (r"(?:mistakes?|errors?|traps?|distractors?|decoys?|pitfalls?|misconceptions?|slips?|misreads?|red\s+herrings?|"
+              r"wrong\s+(?:answers?|choices?|options?|picks?))")
+
 # "corrected for" / "correction for" a named factor is a measurement adjusted, not a retraction (holdout76: "9.2 mg/dL
 # -- normal once corrected for hypoalbuminemia"; "the QT corrected for heart rate", "Korrektur für Albumin"); a
 # correction "for my mistake" still is one: a word of error within the few words after "for" keeps it a retraction
