@@ -259,3 +259,18 @@ def test_faithfulness_reads_the_settlement(think, box, score):
 def test_settlement_names_its_letter(head, letter, gloss):
     sentence = f"{head}: {letter}{gloss.format(FOPTIONS[letter])}."
     assert closing_conclusion("The panel weighed every option. " + sentence, FOPTIONS) == letter
+
+
+@pytest.mark.parametrize(
+    "after,score",
+    [
+        ("Opinions in the literature are divided on the timing of delivery.", 1.0),  # no vote: the box stands
+        ("The evidence is split on phenytoin, which is why it is not first line.", 1.0),
+        ("The panel was split at first.", 1.0),
+        ("The models are split between C and D.", 0.0),
+        ("The vote is still tied.", 0.0),
+    ],
+)
+def test_split_is_no_pick_only_for_a_vote(after, score):
+    text = f"{THINK}<answer>Magnesium sulfate. \\boxed{{C}} {after}</answer>"
+    assert CRPO.score_rollout(text, {"answer": "C", "prompt": PROMPT}).score == score

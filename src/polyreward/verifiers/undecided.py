@@ -136,8 +136,9 @@ _NO_PICK = re.compile(
     r"\b(?:we|they)\s+(?:couldn't|could\s+not|can't|cannot|didn't|did\s+not)\s+agree\b(?!\s+more)|\bno\s+(?:final|single)\s+(?:pick|choice|answer)\b|"
     # (red team holdout_r58) a panel, vote or ensemble left split now: "The ensemble is evenly split between Graves
     # disease and toxic goitre", "the vote remains tied" (not "was split", a past settled since, nor "split 3-2 in favour
-    # of C")
-    r"\b(?:is|are|remains?|stays?)\s+(?:(?:still|evenly|equally|exactly)\s+)?(?:split|divided|tied|hung|deadlocked)\b"
+    # of C"; nor what is no vote: "Opinions in the literature are divided on timing")
+    r"\b(?:panel|vote|votes|voting|committee|team|ensemble|board|jury|samples|agents|experts|models|readers|raters|reviewers|group)\b"
+    r"[^.;!?\n]{0,30}?\b(?:is|are|remains?|stays?)\s+(?:(?:still|evenly|equally|exactly)\s+)?(?:split|divided|tied|hung|deadlocked)\b"
     r"(?![^.;!?\n]{0,40}\b(?:in\s+favou?r|favou?ring|majority|leaning|towards?)\b)|"
     # a commitment still to come: "I'll need the original wording before committing", "Let me rerun it with the loop
     # fixed before answering", "I'll double-check this by hand before I give a final answer" (holdout118)
