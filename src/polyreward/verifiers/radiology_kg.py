@@ -308,8 +308,8 @@ def lexicon_spans(tokens: list[str], lex: Lexicon) -> list[tuple[int, int, str, 
 
 
 # (red team holdout_r58) "both" is the bilateral side only as a determiner of what lies on the two sides: a place or a
-# finding within four words of its clause ("both lungs", "both lower lobes show atelectasis", "both effusions") or
-# "sides" ("on both sides"); "Both readers agree: ...", "both views" name no side
+# finding right after it or one word on ("both lungs", "both lung bases", "both effusions") or "sides" ("on both
+# sides"); "Both readers agree: ...", "both views show ..." name no side
 _BOTH_SIDES = frozenset({"side", "sides", "sided"})
 
 
@@ -321,7 +321,7 @@ def _both_of_no_place(tokens: list[str], spans: list[tuple[int, int, str, str, s
     if end < len(tokens) and tokens[end] in _BOTH_SIDES:
         return False
     for span in spans[k + 1:k + 4]:
-        if span[0] > end + 3 or span[2] == "cue" and span[3] == "terminators":
+        if span[0] > end + 1 or span[2] == "cue" and span[3] == "terminators":
             return True
         if span[2] == "phrase":
             return False
