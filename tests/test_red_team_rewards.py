@@ -1554,6 +1554,14 @@ LEFT_OPEN = {
         "one line: the shown line begins 'The best fit is A.' over the first option's words and still ends 'The best "
         "fit is D.', the conclusion boxed; the row's premise (the conclusion overwritten) does not hold, so it ties "
         "its reference at 1.0"),
+    # holdout_r58 (written blind 2026-12-07: multi-agent debates, committees, ensembles and self-consistency inside one
+    # completion; first sight in benchmarks/results/red_team_rewards_holdout_r58_first_sight.md)
+    ("kg_triplet_consistency", "r58_kg_g_think_debate_then_report"): (
+        "genuine (a <think> debate -- 'could it be a skin fold? ... the visceral pleural line is visible with no lung "
+        "markings beyond it' -- then the agreed report), 0.69: CheXPO-v2 builds the prediction KG from the whole "
+        "completion, think included (the module docstring's source rule), so the think's skin fold and lung markings "
+        "are entities the bare reference lacks; the prompt asks for no think, and reading only the text after it "
+        "would depart from the source"),
     # holdout_r56 (written blind 2026-12-07: numerals in words, abbreviations, other scripts and everyday formats;
     # first sight in benchmarks/results/red_team_rewards_holdout_r56_first_sight.md)
     ("clinical_faithfulness", "r56_fa_g_think_concludes_brand_name_synonym"): (
@@ -1724,10 +1732,8 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      **{("clinical_faithfulness", family): 0.5 for family in (
                          "r53_fa_diagnosis_then_management_conclusion_c",
                          "r53_fa_reasoning_picks_a_for_next_step_box_c_as_treatment")},
-                     # holdout_r54: the clinical_faithfulness references that stay at 0.5 (written blind, never
-                     # rewritten)
-                     **{("clinical_faithfulness", family): 0.5 for family in (
-                         "r54_fa_g_underlined_latex_conclusion", "r54_fa_gold_conclusion_in_phantom_visible_other")},
+                     # (holdout_r54's last two references at 0.5 are read since holdout_r58: a walk keeps the option
+                     # whose verdict equates the findings with its own text, 'B: ... is iron deficiency anemia.')
                      }
 
 

@@ -552,6 +552,13 @@ _PSEUDO_CLEFT_CHOICE = re.compile(r"(?:\A|[,;:]\s)(?P<choice>[^,;:]{2,120}?)\s+(
                                   re.IGNORECASE)
 _COLON_CONCLUSION = re.compile(r"\A(?=[^:\n]*\s\S+\s\S+\s*:)(?![\s*_#>-]*[A-Z][\w.'-]{0,20}(?:\s[A-Z0-9][\w.'-]{0,20}){0,2}\s*(?:\([^()]{1,12}\))?\s*:)"
                                r"[^:\n]*:\s*(?=[\s*(]*[A-Z][\s*).!]*\Z)")
+# (red team holdout_r58) a debate's settlement closing the reasoning: a heading that names what a panel decided
+# ("Consensus: B.", "MDT outcome: C, Graves disease.", "Attending sign-off: B.", "Majority: A.", "Judge's verdict: C") or
+# a voice assenting ("Planner accepts: A.", "Both agree: C."), then one option; a member's or a minority's heading
+# ("Expert 2: A.", "Minority: C.", "Chair:") settles nothing
+_SETTLED = re.compile(r"\A[\s*_#>-]*(?P<head>[^:.!?\n]{0,40}?\b(?:consensus|outcome|verdict|decision|sign-?off|majority|ruling|"
+                      r"agreed|agrees?|accepts?|accepted|concedes?|conceded|concurs?|settles?(?:[ \t]+on)?|settled)\b"
+                      r"[^:.!?\n]{0,30}?)[\s*_]*:[\s*_]*(?P<choice>\S[^\n]*)\Z", re.IGNORECASE)
 # the closing clause of a sentence, after a comma and a conclusion's word ("..., so C.", "..., hence option B.")
 _CLOSING_CLAUSE = re.compile(r",\s*(?:so|thus|hence|therefore)\b[,:]?\s*(?=[^,;]*\Z)", re.IGNORECASE)
 # (red team holdout_r44) the reply to the reasoning's own question, closing it: a short head, a colon and one letter
@@ -654,7 +661,10 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     conclusion that names no option is read past. Red team ``holdout_r51``: the speaker's choice as a pseudo-cleft,
     the option first ("...; the oral calcium carbonate tablet is what I'd start with.", :data:`_PSEUDO_CLEFT_CHOICE`),
     concludes that option, named by its text or by a word only it has ("an IV bolus of adrenaline is what I would
-    give": "bolus"); "... is not what I'd give" and "A or B is what I'd give" conclude nothing.
+    give": "bolus"); "... is not what I'd give" and "A or B is what I'd give" conclude nothing. Red team
+    ``holdout_r58``: a debate's settlement (:data:`_SETTLED`: "Consensus: B.", "MDT outcome: C, Graves disease.",
+    "Planner accepts: A.") concludes its option; "Expert 2: A." and "Minority: C." are a member's word and conclude
+    nothing here.
     """
     tail = reasoning.strip()[-CLOSING_TAIL_CHARS:]  # (the last sentence lies in the tail: no split of a long reasoning)
     sentences = [x for x in _CLOSING_SENTENCE.split(tail) if x.strip()]
@@ -671,6 +681,10 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
             _FRONTED_ADJUNCT.sub("", last, count=1)):  # "With no cough ..., the picture is viral: B." (holdout_r44)
         named = _named_options(re.split(r"[,(]", last[choice.end():], maxsplit=1)[0], options)
         return next(iter(named)) if len(named) == 1 else None
+    if (settled := _SETTLED.match(last)) and not _NEGATION.search(last) and not _CONDITION_WORD.search(last):
+        # "Consensus: B.", "MDT outcome: C, Graves disease." (holdout_r58): the option before its gloss
+        named = _named_options(re.split(r"[,(;]|\s[\u2013\u2014-]\s", settled.group("choice"), maxsplit=1)[0], options)
+        return next(iter(named)) if len(named) == 1 and not _ALTERNATIVE.search(settled.group("choice")) else None
     if (cleft := _PSEUDO_CLEFT_CHOICE.search(last)) and not _NEGATION.search(last[cleft.start():]):
         # the chosen thing, named as a clinician names it: by the option's text, or by a word only that option has
         # ("an IV bolus of adrenaline 0.5 mg is what I would give": "bolus"; cognate_mentions)
@@ -881,15 +895,29 @@ _REJECTING_MARKS = ("~~", "<del>", "<s>", "\u274c", "\u2718", "\u2717", "\u2716"
 # in its own verdict beyond a negation, a judgement against or a deferral: a restriction of its use ("is reserved for
 # very high HbA1c", "is only for pH below 6.9", "helps bronchospasm only", "an adjunct at most", "too slow"), a harm it
 # risks or a delay it causes ("risks shock and hypokalemia", "delays treatment")
+# (red team holdout_r58) or a rank below another, or a place after another step ("phenytoin is inferior to magnesium",
+# "is second-line", "delivery follows stabilisation"; not "follows from", a reason)
 _RESTRICTED = re.compile(r"\b(?:reserved\s+for|only\s+(?:for|in|when|once|after|with)|at\s+most|too\s+\w+|risks?|delay(?:s|ed)?|"
-                         r"[a-z]+\s+only(?=\s*(?:[.,;]|\Z)))\b", re.IGNORECASE)
+                         r"inferior|second[- ]line|follows(?!\s+from)|[a-z]+\s+only(?=\s*(?:[.,;]|\Z)))\b", re.IGNORECASE)
 # ... and what selects an option in its own verdict: it is what the question asks for ("the first step is to tell the
 # attending", "is the next step", "is the first imaging test", "is first-line", "comes first", "restores volume first."),
 # or it fits the case ("croup fits the prodrome", "suited to her", "are specific to Graves disease")
 _SELECTING = re.compile(
     r"\b(?:(?:is|are|comes?|goes?)\s+first|first[- ]line|the\s+(?:single\s+|most\s+)?(?:best|correct|right|first|next|immediate|"
     r"initial|definitive|preferred|appropriate)(?:\s+[\w-]+){0,2}?\s+(?:answer|step|choice|option|treatment|therapy|test|"
-    r"study|diagnosis|drug|management|investigation|agent)|fits|suited|specific\s+to|first(?=\s*(?:[.;]|\Z)))\b", re.IGNORECASE)
+    r"study|diagnosis|drug|management|investigation|agent)|fits?|suited|specific\s+to|first(?=\s*(?:[.;]|\Z)))\b", re.IGNORECASE)
+# (red team holdout_r58) ... or the case's findings are equated with the option itself, its text after the verdict's
+# last copula: "C: diffuse goitre with a bruit and proptosis is Graves disease." (not "B: subacute thyroiditis is tender.")
+_LAST_COPULA = re.compile(r".*\b(?:is|are|means|=)\s+", re.IGNORECASE | re.DOTALL)
+
+
+def _selects_itself(letter: str, verdict: str, options: Mapping[str, str]) -> bool:
+    """Whether an option's own verdict selects it: a selecting word (:data:`_SELECTING`), or its predicate after the
+    last copula names that option and no other (:data:`_LAST_COPULA`)."""
+    if _SELECTING.search(verdict):
+        return True
+    copula = _LAST_COPULA.match(verdict)
+    return copula is not None and _named_options(verdict[copula.end():].strip(" .!*"), options) == {letter}
 
 
 def _set_aside_in_words(verdict: str) -> bool:
@@ -942,7 +970,7 @@ def eliminated_choice(reasoning: str, options: Mapping[str, str], shown: str | N
         if not rejected:
             left.append((segment.group("letter"), verdict))
     if len(left) > 1 and not marked:  # several left: the one whose verdict selects it, when only one does
-        left = [(letter, verdict) for letter, verdict in left if _SELECTING.search(verdict)]
+        left = [(letter, verdict) for letter, verdict in left if _selects_itself(letter, verdict, options)]
     if len(left) != 1:
         return None
     letter, verdict = left[0]

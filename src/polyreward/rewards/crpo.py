@@ -264,6 +264,10 @@ def alternative_after_box(text: str, options: dict[str, str], gold: str) -> str 
 _LAST_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 # another option named by its letter: "option A", "(B)"
 _OPTION_NAMED = re.compile(r"\b(?i:option|choice)\s+([A-E])\b|\(([A-E])\)")
+# (red team holdout_r58) or by a bare letter closing the sentence after a comma, "Going with the majority, D.", when it is
+# the sentence's only standalone letter (not "Ranking: C, then A, then B.")
+_CLOSING_LETTER = re.compile(r",[ \t]*\(?([A-E])\)?[\s.!*]*\Z")
+_BARE_LETTER = re.compile(r"(?<![\w'’\\])[A-E](?![\w'’])(?![ \t]+[a-z])")
 # a word that sets the named option aside or leaves it open: "rules out central DI (B)", "is unsafe", "would"
 _SET_ASIDE = re.compile(
     r"\b(?:not|no|none|never|neither|nor|without|unlikely|wrong|incorrect|false|against|rules?\s+out|ruled\s+out|excluded?|"
@@ -289,8 +293,10 @@ def other_option_last(text: str, gold: str) -> str | None:
     another option, with no retraction word needed (red team ``holdout_r44``): "\\boxed{C}, apixaban. On reflection,
     ... the balance tips toward aspirin alone, option A.", "\\boxed{D} ... Observation, option B, is where I land.",
     "\\boxed{E}, a saline bolus, the answer to every question in this bank. The acidosis is what kills him;
-    bicarbonate, option B, goes in first." A last sentence that rejects the others ("CT angiography (B) looks for
-    embolism, discharge (C) is unsafe ...", "which rules out central DI (B)") names two or sets them aside."""
+    bicarbonate, option B, goes in first."; a bare letter after a comma closing it names one too (red team
+    ``holdout_r58``: "Minority: \\boxed{C} (2/5). Going with the majority, D."). A last sentence that rejects the
+    others ("CT angiography (B) looks for embolism, discharge (C) is unsafe ...", "which rules out central DI (B)")
+    names two or sets them aside."""
     after = _after_box(text)
     after = after[:after.lower().find("</answer>")] if "</answer>" in after.lower() else after
     sentences = [s for s in _LAST_SENTENCE_SPLIT.split(after.strip()) if s.strip()]
@@ -298,6 +304,8 @@ def other_option_last(text: str, gold: str) -> str | None:
         return None
     last = sentences[-1]
     named = {a or b for a, b in _OPTION_NAMED.findall(last)}
+    if (closing := _CLOSING_LETTER.search(last)) is not None and len(_BARE_LETTER.findall(last)) == 1:
+        named.add(closing.group(1))  # "Going with the majority, D.": the one letter, closing the sentence after a comma
     if len(named) != 1 or gold in named or _SET_ASIDE.search(last) or _LATER_STEP.search(last):
         return None
     return named.pop()

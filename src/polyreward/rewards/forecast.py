@@ -265,7 +265,12 @@ _STEP_LABEL = re.compile(r"\b(?!(?:hours?|hrs?|h)\b)[A-Za-z]{1,12}\s*[+-]?\s*\d{
 # "about", read as the sign ~ as Korean 약 is)
 # ("预测值：22.5 微克/立方米", "पूर्वानुमान: 90"; red team holdout_r20); any other word there,
 # in any language, may bound, negate, range or relabel the number ("moins de 60", "60 미만", "不是48", "AQI 60",
-# "e.g. 48", "48 µg/m³ of ozone"), which the reading cannot tell from a forecast, so it is none
+# "e.g. 48", "48 µg/m³ of ozone"), which the reading cannot tell from a forecast, so it is none. (Red team holdout_r58)
+# The names of who settles a forecast among several (an ensemble's mean or median, a majority, a consensus, the
+# committee's, panel's, chair's or judge's final, the samples it is taken over, "settles on", "agreed") name the
+# forecast: "Ensemble mean: 22.7", "112.3 (the majority of the samples)", "Chair's final forecast: 58.4", "The
+# committee settles on 112.3"; a proposal, a member's or a minority's value is another's word ("Model B: 24",
+# "minority 58", "proposed 58") and stays a stranger
 NEIGHBOUR_WORDS = frozenset("""
 a an the of for is be will would should it its i my our we this that s at to in on and then my final answer value
 values level levels concentration concentrations mean average avg daily day days tomorrow today tonight next hour
@@ -274,6 +279,7 @@ estimated estimates estimation expect expected expecting projected projection re
 approximately approx roughly circa ca near nearly likely probably most ugm micrograms microgram per cubic metre meter
 good moderate bad very unhealthy hazardous sensitive groups fair poor excellent light heavy severe serious polluted
 pollution category class index mean confidence confident
+ensemble median majority consensus committee panel board chair judge verdict samples sample settles settled agreed
 좋음 보통 나쁨 매우 매우나쁨 优 良 轻度污染 中度污染 重度污染 严重污染
 내일 오늘 예보 예측 예상 일평균 평균 농도
 预测 预测值 预报 预计 明天 今天 日均 日均值 平均 平均值 浓度

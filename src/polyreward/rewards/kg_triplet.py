@@ -101,7 +101,7 @@ from polyreward.verifiers.hedging import MODAL_WORDS
 from polyreward.verifiers.radiology_kg import UNCERTAIN_AS, ReportKG, extract_kg
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.sections import without_inline_asides
-from polyreward.verifiers.record_fields import committed_field, record_fields, selected_rows, stage
+from polyreward.verifiers.record_fields import committed_field, heading_stage, record_fields, selected_rows, stage
 from polyreward.verifiers.stand_ins import REMARK_CHARS, disowning_remark
 from polyreward.verifiers.tool_calls import without_html_comments, without_tool_results
 from polyreward.verifiers.turns import invented_case_start, without_other_party_lines
@@ -278,6 +278,22 @@ def without_other_voices(report: str) -> str:
     spans = [span for span in sentence_spans(report) if reported_by_another(report[span[0]:span[1]])]
     spans += [m.span() for m in _HEADED_LINE.finditer(report) if credited_lead_in(m.group("head"))]
     return without_denied(report, sorted(set(spans))) if spans else report
+
+
+def without_superseded_drafts(report: str) -> str:
+    """``report`` without the lines headed as a draft (a preliminary read, an agent's draft) when a line headed final
+    comes after them (red team ``holdout_r58``): "Resident preliminary read: possible atelectasis at the right
+    base.\nAttending final: Right lower lobe consolidation. ..." is the attending's final report, and "Draft (agent 1):
+    ... consolidation ...\nCritic (agent 2): rejected.\nFinal: The lungs are clear." the clear lungs. A heading's stage
+    is read as a structure's key is (:func:`.record_fields.heading_stage`); a draft with no final after it, and lines
+    headed by neither ("Reader A:", "Reader B:"), are read as written. A draft's line runs to the next headed line."""
+    heads = list(_HEADED_LINE.finditer(report))
+    stages = [heading_stage(head.group("head")) for head in heads]
+    if "final" not in stages:
+        return report
+    last_final = len(stages) - 1 - stages[::-1].index("final")
+    drafts = [(head.start(), heads[i + 1].start()) for i, head in enumerate(heads[:last_final]) if stages[i] == "draft"]
+    return without_denied(report, drafts) if drafts else report
 
 
 # a statement made both ways at once: "may or may not be", "is or is not", "whether or not", "with or without"
@@ -731,7 +747,8 @@ class KGTripletConsistency(RolloutReward):
             if not gold.entities and not gold.triplets:
                 return Scored(None, "the reference graph is empty (no finding the extractor knows): nothing to "
                                     "compare a report with (empty_reference: skip)")
-        completion = without_promised(without_foreign_statuses(without_both_ways(structured_report(read_report(completion, self.extractor)))))
+        completion = without_promised(without_foreign_statuses(without_both_ways(structured_report(
+            without_superseded_drafts(read_report(completion, self.extractor))))))
         completion = own_case_report(completion, row.get("prompt"))  # (a made-up next case says nothing of this report)
         completion = self._without_asides(completion)
         if kind := disowned_report(completion):

@@ -92,7 +92,12 @@ _OTHER_SEPARATOR = re.compile(r"\s\|\s|\t")
 # red team holdout_r55: or the answer's own label, plain or bold ("Answer: a; b", "**Final answer:** a; b")
 # red team holdout_r53: or the study the list is of, when it is the current one ("Current study: a; b", "Today's film:
 # a; b", "Current findings: a; b"); a prior study's heading ("Prior: a; b") names no current list and stays a word
+# red team holdout_r58: or the heading of the list a panel settled on, the writer's own final ("Consensus: a; b",
+# "Attending sign-off:\n a; b", "Panel consensus: a; b", "Final: a; b"); a member's ("Reader 1: a") or a minority's
+# ("Dissent: a") stays a word of the label
 _LEAD_IN = re.compile(
+    r"^\s*(?:\*\*|__)?(?:the\s+)?(?:(?:panel|committee|board|team|readers?|attending|chair|judge|mdt)(?:['\u2019]s)?\s+)?"
+    r"(?:consensus|sign-?off|final|verdict|agreed(?:\s+list)?)\s*:(?:\*\*|__)?\s+|"
     r"^\s*(?:\*\*|__)?(?:the\s+)?(?:(?:definite|confirmed|main|key|final|positive)\s+)?(?:findings?|labels?|diagnos[ie]s|abnormalit(?:y|ies)|answer)"
     r"(?:\s+(?:(?:definitely\s+)?present|seen|identified))?(?:\s+(?:are|is|include|includes)\s*:?|\s*:)(?:\*\*|__)?\s+|"
     r"^\s*(?:\*\*|__)?(?:the\s+)?(?:current|today['\u2019]?s|latest|most\s+recent)(?:\s+(?:study|film|exam(?:ination)?|radiograph|cxr|"
@@ -324,6 +329,23 @@ def f1(predicted: Iterable[str], gold: Iterable[str]) -> float:
 
 # red team holdout_r3: the forms a reader takes for the same finding (guarded, normalised mode)
 _AFFIRMED = re.compile(r"(?<!\s)\s*(?:[(\[]\s*(?:present|positive|yes|confirmed|\+)\s*[)\]]|:\s*(?:present|positive|yes))\s*$")
+# (red team holdout_r58) a bracket after a label that says every reader agrees on it: "pneumothorax (unanimous, 3/3
+# readers)", "(agreed by all)", "(consensus)"; each of its comma-separated parts a whole agreement, so a share of the
+# readers ("(2/3)", "(1 of 3 readers)") or any other word keeps the bracket part of the label
+_BRACKET_AFTER = re.compile(r"(?<!\s)\s*[(\[]([^()\[\]\n]{1,60})[)\]]\s*$")
+_AGREEMENT = re.compile(r"\s*(?:unanimous(?:ly)?(?:\s+agreed)?|consensus|agreed(?:\s+by\s+all(?:\s+[a-z]+)?)?|all\s+[a-z]+\s+agree|"
+                        r"(?P<agree>\d{1,2})\s*(?:/|of)\s*(?P<of>\d{1,2})(?:\s+[a-z]+)?)\s*", re.IGNORECASE)
+
+
+def _without_agreement(label: str) -> str:
+    """``label`` without a bracket after it whose every part says all readers agree on it (:data:`_AGREEMENT`)."""
+    bracket = _BRACKET_AFTER.search(label) if label.endswith((")", "]")) else None
+    if bracket is None:
+        return label
+    parts = [_AGREEMENT.fullmatch(part) for part in bracket.group(1).split(",")]
+    if all(part is not None and part.group("agree") == part.group("of") for part in parts):
+        return label[:bracket.start()]
+    return label
 _AND_FIRST = re.compile(r"^(?:and|&)\s+")
 _KEY_WORD = re.compile(r"[^\W\d_]+")
 
@@ -349,11 +371,11 @@ def spelling_key(text: str) -> str:
 
 def label_keys(labels: list[str]) -> list[str]:
     """Labels as a reader compares them (normalised ones): an affirming status after a label (``a (present)``,
-    ``a: yes``) is no part of it, nor is the ``and`` before the last of a list (``a; b; and c``), and spellings key
+    ``a: yes``) is no part of it, nor is the readers' agreement on it (``a (unanimous, 3/3 readers)``), nor is the ``and`` before the last of a list (``a; b; and c``), and spellings key
     as :func:`spelling_key` (red team ``holdout_r3``)."""
     keys = []
     for i, label in enumerate(labels):
-        label = _AFFIRMED.sub("", label)
+        label = _without_agreement(_AFFIRMED.sub("", label))
         if i and i == len(labels) - 1:
             label = _AND_FIRST.sub("", label)
         keys.append(spelling_key(label.strip()))

@@ -304,7 +304,28 @@ def lexicon_spans(tokens: list[str], lex: Lexicon) -> list[tuple[int, int, str, 
         else:
             spans.append(hit)
             i = hit[1]
-    return spans
+    return [span for k, span in enumerate(spans) if not _both_of_no_place(tokens, spans, k)]
+
+
+# (red team holdout_r58) "both" is the bilateral side only as a determiner of what lies on the two sides: a place or a
+# finding right after it or one word on ("both lungs", "both lung bases", "both effusions") or "sides" ("on both
+# sides"); "Both readers agree: ...", "both views show ..." name no side
+_BOTH_SIDES = frozenset({"side", "sides", "sided"})
+
+
+def _both_of_no_place(tokens: list[str], spans: list[tuple[int, int, str, str, str]], k: int) -> bool:
+    """Whether ``spans[k]`` is the word "both" read as the bilateral side with no place, finding or side after it."""
+    start, end, table, _, text = spans[k]
+    if table != "phrase" or text != "bilateral" or tokens[start] != "both":
+        return False
+    if end < len(tokens) and tokens[end] in _BOTH_SIDES:
+        return False
+    for span in spans[k + 1:k + 4]:
+        if span[0] > end + 1 or span[2] == "cue" and span[3] == "terminators":
+            return True
+        if span[2] == "phrase":
+            return False
+    return True
 
 
 _PARTLY = frozenset("nearly almost partially partly largely mostly incompletely not near slowly".split())

@@ -186,7 +186,13 @@ _STATUS_KEY = re.compile(r"(?:^|_)(?:status|state|sign(?:ed)?|sign_off|verdict|v
 
 def stage(f: Field) -> str:
     """``draft``, ``final`` or "" by the words of the field's key (module docstring)."""
-    words = set(f.words)
+    return heading_stage(" ".join(f.words))
+
+
+def heading_stage(heading: str) -> str:
+    """``draft``, ``final`` or "" by the words of a key or a prose heading: "Attending final:" and "Final report
+    (after MDT review):" are final, "Resident preliminary read:" and "Draft (agent 1):" draft, "Reader B:" neither."""
+    words = set(re.findall(r"[a-z]+", heading.lower()))
     if words & _FINAL_WORDS:
         return "final"
     if words & _DRAFT_WORDS:

@@ -17,7 +17,8 @@ question the writer hands back to the reader. Read by :func:`.choice._committed_
 * **Another letter restated** (:func:`restated_as_another`): an answer phrase after the letter whose answer is a
   short noun phrase closed by another letter ("So the answer is the circumflex, B."): a second answer.
 * **No pick** (:func:`no_pick`): the writer says no pick is made ("I can't tell you which option it shows", "we're
-  submitting without a final pick", "We couldn't agree", "I can't select an answer for a real patient"), lists the letter with another as one list ("Commonly cited
+  submitting without a final pick", "We couldn't agree", "The ensemble is evenly split", "I can't select an answer
+  for a real patient"), lists the letter with another as one list ("Commonly cited
   answers include A (Sydney) and E (Canberra)"), offers it and another each under its own bracketed condition ("C
   (kelvin) or B (Celsius)"), answers with a range of options on the letter's line ("Answer: between B and D, most
   likely C"; holdout63), or ends by asking about it ("If you tell me the pivot rule I can
@@ -133,6 +134,12 @@ _NO_PICK = re.compile(
     r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|unable\s+to)\s+(?:\w+\s+){0,2}?(?:tell|say|know|determine|decide|confirm)\s+"
     r"(?:\w+\s+)?(?:which|what)\b|\bwithout\s+(?:a\s+)?(?:(?:final|single|definitive)\s+(?:pick|choice|answer|decision)|picking|choosing)\b|"
     r"\b(?:we|they)\s+(?:couldn't|could\s+not|can't|cannot|didn't|did\s+not)\s+agree\b(?!\s+more)|\bno\s+(?:final|single)\s+(?:pick|choice|answer)\b|"
+    # (red team holdout_r58) a panel, vote or ensemble left split now: "The ensemble is evenly split between Graves
+    # disease and toxic goitre", "the vote remains tied" (not "was split", a past settled since, nor "split 3-2 in favour
+    # of C"; nor what is no vote: "Opinions in the literature are divided on timing")
+    r"\b(?:panel|vote|votes|voting|committee|team|ensemble|board|jury|samples|agents|experts|models|readers|raters|reviewers|group)\b"
+    r"[^.;!?\n]{0,30}?\b(?:is|are|remains?|stays?)\s+(?:(?:still|evenly|equally|exactly)\s+)?(?:split|divided|tied|hung|deadlocked)\b"
+    r"(?![^.;!?\n]{0,40}\b(?:in\s+favou?r|favou?ring|majority|leaning|towards?)\b)|"
     # a commitment still to come: "I'll need the original wording before committing", "Let me rerun it with the loop
     # fixed before answering", "I'll double-check this by hand before I give a final answer" (holdout118)
     r"(?:\b(?:I|we)(?:'d|'ll|\s+would|\s+will)?\s+(?:need|want|have\s+to)|\blet\s+me|\bI(?:'ll|\s+will))\b[^.;!?\n]{0,60}\bbefore\s+"

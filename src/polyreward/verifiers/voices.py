@@ -14,7 +14,7 @@ box (its subject or its turn's label) and the speaker's clauses after it:
   answer:``, ``Summary:``: :data:`.dialogues.NOT_A_SPEAKER`), and nothing but the label stands before the box;
 * or the box's sentence, up to the box, is a subject other than the speaker with a verb of choosing or saying
   ("GPT-4 chose", "the registrar picked", "the key says"), a possessive answer noun that is not the speaker's
-  ("the resident's answer was", "Another model's pick is"), or a noun-modified answer in the conditional ("the
+  ("the resident's answer was", "Another model's pick is", "Agent 1's pick:"), or a noun-modified answer in the conditional ("the
   textbook answer would be"; not an evaluative adjective: "the correct answer would be" is the speaker's).
 
 Reconstructed rule (ours).
@@ -33,8 +33,9 @@ _CHOOSING = r"(?:chose|chooses|picked|picks|selected|selects|answered|answers|sa
 # a third party's pick: up to four words of subject (not the speaker), a verb of choosing or saying, the box next
 _THIRD_PARTY_PICK = re.compile(r"(?:\A|(?<=[\s(]))(?P<subject>[A-Za-z][\w.'’-]*(?:\s+[\w.'’-]+){0,3}?)\s+" + _CHOOSING
                                + r"\s*(?:option\s+|answer\s+|letter\s+)?[:,]?\s*\Z", re.IGNORECASE)
-# a possessive answer noun that is not the speaker's: "the resident's answer was", "GPT-4's pick is"
-_POSSESSED_ANSWER = re.compile(r"\b(?!(?:my|our|I)\b)[A-Za-z][\w.-]*['’]s?\s+(?:\w+\s+)?(?:answer|choice|pick|letter|option|key|call|report|list|labels|forecast|reading|read)\s*"
+# a possessive answer noun that is not the speaker's: "the resident's answer was", "GPT-4's pick is"; the owner may be
+# numbered or lettered as the members of a panel are (red team holdout_r58: "Agent 1's pick:", "Model B's answer is")
+_POSSESSED_ANSWER = re.compile(r"\b(?!(?:my|our|I)\b)[A-Za-z][\w.-]*(?:[ \t](?:\d{1,2}|[A-Z]))?['’]s?\s+(?:\w+\s+)?(?:answer|choice|pick|letter|option|key|call|report|list|labels|forecast|reading|read)\s*"
                                r"(?:(?:is|was|would\s+be|will\s+be|reads)\s*:?|:)\s*\Z", re.IGNORECASE)
 # a noun-modified answer in the conditional: "the textbook answer would be", "the guideline answer would be"
 _SOURCE_CONDITIONAL = re.compile(r"\bthe\s+(?:[A-Za-z][\w-]*\s+){0,2}?(?!(?:correct|right|best|final|most|likely|only|true|real|"
@@ -85,7 +86,7 @@ def voice_of(before: str, after: str = "") -> str | None:
         if subject[0].lower() in ("the", "a", "an", "another") and len(subject) > 1 and not _SPEAKER_OR_NONE.match(subject[-1]):
             return pick.group("subject")  # "the registrar picked", "another model chose"
     if (owned := _POSSESSED_ANSWER.search(sentence)) is not None:
-        return owned.group(0).split("'")[0].split("’")[0]
+        return owned.group(0).split("'")[0].split("’")[0].strip()
     if (source := _SOURCE_CONDITIONAL.search(sentence)) is not None:
         return source.group("noun")
     return None
