@@ -167,6 +167,13 @@ def test_heading_stage(heading, stage):
     assert heading_stage(heading) == stage
 
 
+def test_an_ordinal_heading_is_no_draft():
+    """'First rib:' is what the line is about, not a first draft (stop 67); 'First draft:' still is one."""
+    report = "First rib: fracture.\nFinal impression: left pleural effusion."
+    assert without_superseded_drafts(report) == report
+    assert "consolidation" not in without_superseded_drafts("First draft: consolidation.\nFinal: clear lungs.")
+
+
 def test_draft_without_a_final_is_kept():
     report = "Preliminary read: consolidation.\nReader B: no consolidation."
     assert without_superseded_drafts(report) == report
@@ -176,7 +183,11 @@ def test_draft_without_a_final_is_kept():
     "text,bilateral",
     [("Effusions in both lungs.", True), ("Small effusions on both sides.", True), ("Atelectasis at both lung bases.", True),
      ("Both effusions are small.", True), ("Opacities at both bases.", True), ("Bilateral effusions.", True),
-     ("Both readers agree: right lower lobe consolidation.", False), ("Both radiologists agree that there is consolidation.", False)],
+     # a paired part the lexicon names only with its side (stop 67: the holdout_r58 rule had dropped these)
+     ("Consolidation in both lower lobes.", True), ("Nodules in both upper lobes.", True),
+     ("Both lower zones show consolidation.", True), ("Elevation of both hemidiaphragms.", True),
+     ("Both readers agree: right lower lobe consolidation.", False), ("Both radiologists agree that there is consolidation.", False),
+     ("Both views show a left pleural effusion.", False)],
 )
 def test_both_is_the_side_only_before_what_lies_there(text, bilateral):
     assert (("bilateral", "anatomy") in extract_kg(text).entities) == bilateral

@@ -308,9 +308,13 @@ def lexicon_spans(tokens: list[str], lex: Lexicon) -> list[tuple[int, int, str, 
 
 
 # (red team holdout_r58) "both" is the bilateral side only as a determiner of what lies on the two sides: a place or a
-# finding right after it or one word on ("both lungs", "both lung bases", "both effusions") or "sides" ("on both
-# sides"); "Both readers agree: ...", "both views show ..." name no side
-_BOTH_SIDES = frozenset({"side", "sides", "sided"})
+# finding right after it or one word on ("both lungs", "both lung bases", "both effusions"), or a paired part of the
+# chest the lexicon names only with its side ("on both sides", "both lower lobes", "both upper zones", "both
+# hemidiaphragms"); "Both readers agree: ...", "both views show ..." name no side
+_BOTH_SIDES = frozenset({"side", "sides", "sided", "lobe", "lobes", "zone", "zones", "field", "fields", "base", "bases",
+                         "apex", "apices", "lung", "lungs", "hilum", "hila", "hilar", "hemithorax", "hemithoraces",
+                         "hemidiaphragm", "hemidiaphragms", "costophrenic", "lateral", "mid", "perihilar", "clavicles",
+                         "shoulders", "breasts", "axillae", "kidneys"})
 
 
 def _both_of_no_place(tokens: list[str], spans: list[tuple[int, int, str, str, str]], k: int) -> bool:
@@ -318,7 +322,7 @@ def _both_of_no_place(tokens: list[str], spans: list[tuple[int, int, str, str, s
     start, end, table, _, text = spans[k]
     if table != "phrase" or text != "bilateral" or tokens[start] != "both":
         return False
-    if end < len(tokens) and tokens[end] in _BOTH_SIDES:
+    if any(token in _BOTH_SIDES for token in tokens[end:end + 2]):
         return False
     for span in spans[k + 1:k + 4]:
         if span[0] > end + 1 or span[2] == "cue" and span[3] == "terminators":

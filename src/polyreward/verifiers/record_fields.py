@@ -189,13 +189,15 @@ def stage(f: Field) -> str:
     return heading_stage(" ".join(f.words))
 
 
-def heading_stage(heading: str) -> str:
+def heading_stage(heading: str, prose: bool = False) -> str:
     """``draft``, ``final`` or "" by the words of a key or a prose heading: "Attending final:" and "Final report
-    (after MDT review):" are final, "Resident preliminary read:" and "Draft (agent 1):" draft, "Reader B:" neither."""
+    (after MDT review):" are final, "Resident preliminary read:" and "Draft (agent 1):" draft, "Reader B:" neither.
+    In a ``prose`` heading "first" is an ordinal of what the line is about ("First rib: ...", "First film: ..."),
+    no stage."""
     words = set(re.findall(r"[a-z]+", heading.lower()))
     if words & _FINAL_WORDS:
         return "final"
-    if words & _DRAFT_WORDS:
+    if words & (_DRAFT_WORDS - {"first"} if prose else _DRAFT_WORDS):
         return "draft"
     return ""
 
