@@ -213,6 +213,9 @@ FOPTIONS = {"A": "Toxic multinodular goitre", "B": "Subacute thyroiditis", "C": 
         ("Minority: C.", None),
         ("No consensus: A or C.", None),
         ("Consensus: A or C.", None),
+        ("Consensus, if the TRAb is positive: C.", None),  # a settlement under a condition (stop 67)
+        ("If the TRAb is positive, the picture is Graves: C.", None),
+        ("With a diffuse uptake, the picture is Graves: C.", "C"),
         ("Consensus: not A.", None),
     ],
 )
