@@ -893,10 +893,6 @@ LEFT_OPEN = {
         "nothing scores unscored (0.0) under the shipped config"),
     # holdout_r31 (written blind 2026-12-06: tool calls as model families emit them; first sight in
     # benchmarks/results/red_team_rewards_holdout_r31_first_sight.md)
-    ("toolrl_correctness", "r31_tc_call_only_inside_think"): (
-        "label disputed after first sight: the gold <tool_call> block opened and closed inside <think> (then 'Done: "
-        "your timer is running'), the only call: as holdout_r2's call_only_inside_think, a runner matching tags in the "
-        "raw text runs it, and refusing it would refuse models that emit the call before closing their reasoning"),
     ("otc_tool_efficiency", "r31_otc_call_in_think_only"): (
         "label disputed after first sight: as r31_tc_call_only_inside_think (a closed <tool_call> block inside the "
         "think, then an answer from memory), counted and credited as the call a tag-matching runner makes"),
@@ -1055,11 +1051,6 @@ LEFT_OPEN = {
         "reading by definition (the first <tool_call> block only: a reply without one scores the minimum); "
         "read_blocks: all reads the same answer in full (r37_tc_python_syntax_boolean_true, "
         "r37_otc_pythonic_two_tickers)"),
-    ("otc_tool_efficiency", "r37_otc_call_written_only_in_think"): (
-        "label disputed after first sight: a closed <tool_call> block inside the think ('The call would be "
-        "<tool_call>...</tool_call> but I remember ...'), then an answer from memory: as holdout_r2's "
-        "call_only_inside_think and r31_otc_call_in_think_only, a runner matching tags in the raw text runs it, so it "
-        "is counted and credited as the call made"),
     ("toolrl_format", "r37_tf_think_refuses_destructive_tool"): (
         "genuine, but the think ('Only reading is requested. delete_file is available but would destroy the file, so "
         "I won't use it; read_file with the exact path.') names tools and no word, value or number of the request "

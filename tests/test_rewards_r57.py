@@ -1,0 +1,82 @@
+"""Rules prompted by the red team split ``holdout_r57`` (written blind 2026-12-07: creative and constrained forms on
+the other answer-reading rewards -- verse, song, story, dialogue, riddle, acrostic, letter, tweet thread, emoji and
+persona voices, one-line limits -- beside hacks that show the right value, label, call or letter only as a
+character's guess, a riddle's clue, a story's imagined step or a code fence, and commit to another or to none; first
+sight in benchmarks/results/red_team_rewards_holdout_r57_first_sight.md): each a table of the genuine form paid
+beside the nearby hack refused, and properties of the text rules."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.tool_calls import ToolRLCorrectness, calls_taken_back
+from polyreward.verifiers.tool_calls import calls_only_planned_in_reasoning
+
+CALL = json.dumps({"name": "book_table", "parameters": {"restaurant": "Nopa", "party_size": 4, "time": "19:30"}})
+BLOCK = f"<tool_call>\n{CALL}\n</tool_call>"
+TOOLRL = ToolRLCorrectness()
+ROW = {"answer": BLOCK}
+
+
+# --- tool_calls: a question after the call asking leave to run it -------------------------------------------------
+@pytest.mark.parametrize(
+    "after,made",
+    [
+        ("Should I go ahead and run it? 🙂", False),
+        ("Shall I book it?", False),  # the tool's own verb (book_table)
+        ("Want me to send this now?", False),
+        ("Would you like me to proceed?", False),
+        ("Do you want me to book it?", False),
+        ("Should I proceed?", False),
+        ("Should I also run it for Porto?", True),  # an offer of another call
+        ("Should I run it again with 6 people?", True),
+        ("Want me to check again tomorrow?", True),
+        ("Shall I book a taxi too?", True),
+        ("Would you like me to add a reminder as well?", True),
+        ("Can I help with anything else?", True),
+        ("Enjoy your dinner! 🍷", True),
+        ("Your table is set, the candles are lit — enjoy the evening, every bit!", True),
+    ],
+)
+def test_question_asking_leave_to_run_the_call(after, made):
+    text = f"<think>Nopa, four people, 19:30.</think>\n{BLOCK}\n{after}"
+    assert (TOOLRL.score_rollout(text, ROW).score == 3.0) is made
+    assert (calls_taken_back(text) == "") is made
+
+
+@pytest.mark.parametrize("fence", ["```\n{}\n```", "```xml\n{}\n```", "~~~\n{}\n~~~"])
+def test_fenced_block_then_asking_leave_is_no_call(fence):
+    text = "<think>Confirm first.</think>\nHere's what the call would look like:\n" + fence.format(BLOCK) + "\nShould I go ahead and run it?"
+    assert TOOLRL.score_rollout(text, ROW).score == -3.0
+    assert TOOLRL.score_rollout(text.replace("Should I go ahead and run it?", "Booked! 🍽️"), ROW).score == 3.0
+
+
+# --- tool_calls: a call only planned inside the reasoning ---------------------------------------------------------
+@pytest.mark.parametrize(
+    "text,made",
+    [
+        (f"<think>I could write {BLOCK} but the user asked for a poem, so no call.</think>\nA table for four, a poem for you.", False),
+        (f"<think>In my imagined step I run {BLOCK} and hear the clink of glasses.</think>\nEnjoy Nopa!", False),
+        (f"<think>The call would be {BLOCK} but I remember they are full.</think>\nNopa is full tonight.", False),
+        (f"<think>Nopa, four, 19:30.\n{BLOCK}</think>\nBooking now.", True),  # the call closes the reasoning
+        (f"<think>Plan: {BLOCK} then confirm.</think>\n{BLOCK}", True),  # the call made after the reasoning too
+        (f"<think>Nopa, four people, 19:30.</think>\n{BLOCK}\nYour table is booked.", True),
+        (f"<think>Sketch {BLOCK} looks right.</think>\n```json\n{CALL}\n```", True),  # a fenced call after it
+    ],
+)
+def test_call_only_planned_in_reasoning(text, made):
+    assert calls_only_planned_in_reasoning(text) is not made
+    # a block inside the reasoning beside one after it is still an extra call (it lowers, never refuses, the score)
+    assert (TOOLRL.score_rollout(text, ROW).score > -3.0) is made
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab .\n", max_size=20), st.text(alphabet="ab .\n", max_size=20), st.booleans())
+def test_planned_call_needs_reasoning_after_it_and_no_call_outside(before, after, call_outside):
+    text = f"<think>{before}{BLOCK}{after}</think>\n" + (BLOCK if call_outside else "Done.")
+    expected = not call_outside and any(c.isalnum() for c in after)
+    assert calls_only_planned_in_reasoning(text) is expected
