@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from polyreward.rewards.clinical_reasoning import _QUOTE, ClinicalFaithfulness, closing_conclusion, eliminated_choice
 from polyreward.rewards.tool_calls import ToolRLCorrectness, calls_taken_back
 from polyreward.verifiers.tool_calls import calls_only_planned_in_reasoning
 
@@ -80,3 +81,75 @@ def test_planned_call_needs_reasoning_after_it_and_no_call_outside(before, after
     text = f"<think>{before}{BLOCK}{after}</think>\n" + (BLOCK if call_outside else "Done.")
     expected = not call_outside and any(c.isalnum() for c in after)
     assert calls_only_planned_in_reasoning(text) is expected
+
+
+# --- clinical_reasoning: conclusions in creative forms -------------------------------------------------------------
+
+GRAVES = {"A": "Toxic multinodular goiter", "B": "Hashimoto thyroiditis", "C": "Graves disease",
+          "D": "Subacute granulomatous thyroiditis", "E": "Toxic adenoma"}
+SIADH = {"A": "Primary polydipsia", "B": "Syndrome of inappropriate antidiuretic hormone secretion", "C": "Adrenal insufficiency",
+         "D": "Central diabetes insipidus", "E": "Primary hyperaldosteronism"}
+EPI = {"A": "Oral diphenhydramine", "B": "Intravenous methylprednisolone", "C": "Nebulized albuterol",
+       "D": "Intramuscular epinephrine", "E": "Intravenous fluids alone"}
+
+
+@pytest.mark.parametrize(
+    "last,options,letter",
+    [
+        ("the bruit, the stare, the shins: it's Graves (C).", GRAVES, "C"),
+        ("So it is Graves disease.", GRAVES, "C"),
+        ("It must be Graves disease (C).", GRAVES, "C"),
+        ("It's tempting to say Graves disease (C).", GRAVES, None),  # a predicate taking a clause
+        ("It's not Graves disease (C).", GRAVES, None),
+        ("It's toxic adenoma or Graves disease.", GRAVES, None),
+        ("if the eyes count: it's Graves (C).", GRAVES, None),  # a condition before the colon
+        ("Toxic adenoma (E) is out: it's Graves (C).", GRAVES, None),  # another option before the colon
+        ("What saves him now is intramuscular epinephrine (D).", EPI, "D"),
+        ("What he needs is not intramuscular epinephrine (D).", EPI, None),
+        ("4/ So: intramuscular epinephrine, D.", EPI, "D"),
+        ("➡️ Intramuscular epinephrine (D).", EPI, "D"),
+        ("It is SIADH, B.", SIADH, "B"),
+        ('The urine is concentrated. It is SIADH, B."', SIADH, "B"),  # a character's line closing the reasoning
+        ("It is SIADH, not B.", SIADH, None),
+        ("It is SIADH, or B.", SIADH, None),
+    ],
+)
+def test_closing_conclusion_in_creative_forms(last, options, letter):
+    assert closing_conclusion("Weighing each option. " + last, options) == letter
+
+
+@pytest.mark.parametrize(
+    "walk,letter",
+    [
+        ("A: a nodular gland causes no eye disease. B: Hashimoto usually causes hypothyroidism. C: Graves disease explains "
+         "the goiter, the eyes and the shins. D: subacute thyroiditis is painful and tender. E: a toxic adenoma is a "
+         "single nodule without eye signs.", "C"),
+        ("A: a nodular gland causes no eye disease. B: Hashimoto usually causes hypothyroidism. C: Graves disease fits "
+         "the goiter. D: subacute thyroiditis is painful. E: a toxic adenoma, fitting a single hot nodule.", None),  # two select
+        ("A: nodular, no eye disease. B: Hashimoto means hypothyroidism. C: Graves disease accounts for the eyes and "
+         "shins. D: subacute thyroiditis is painful. E: a toxic adenoma is one nodule.", None),  # 'means' selects B too
+    ],
+)
+def test_walk_keeps_the_option_whose_verdict_explains_the_case(walk, letter):
+    assert eliminated_choice(walk, GRAVES) == letter
+
+
+def test_story_dialogue_closing_quote_is_no_misquoted_option():
+    think = ('<think>The student said, "Maybe he drinks too much water - primary polydipsia, A." The professor pointed at '
+             'the labs: "With polydipsia the urine is dilute; here it is concentrated and he has a hilar mass. It is SIADH, B."</think>\n')
+    options = "\n".join(f"{k}. {v}" for k, v in SIADH.items())
+    reward = ClinicalFaithfulness()
+    assert reward.score_rollout(think + "<answer>SIADH. \\boxed{B}</answer>", {"answer": "B", "options": options}).score == 1.0
+    assert reward.score_rollout(think + "<answer>Polydipsia. \\boxed{A}</answer>", {"answer": "A", "options": options}).score == 0.0
+    # an opening quote of an option's words is still read as a quote of the option; a closing one is not
+    assert [m.group(1, 2) for m in _QUOTE.finditer('Option A "Primary hyperdipsia" was listed.')] == [("A", "Primary hyperdipsia")]
+    assert not list(_QUOTE.finditer('he drinks a lot, A." The professor pointed at the labs: "With'))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["it's", "It is", "it must be"]), st.sampled_from(list(GRAVES.items())),
+       st.sampled_from(["tempting to say", "clear that", "likely that", "hard to call"]))
+def test_it_is_opener_concludes_only_a_named_option(opener, item, predicate):
+    letter, text = item
+    assert closing_conclusion(f"Weighed. So {opener} {text}.", GRAVES) == letter
+    assert closing_conclusion(f"Weighed. {opener} {predicate} {text}.", GRAVES) is None
