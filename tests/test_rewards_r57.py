@@ -14,7 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polyreward.rewards.clinical_reasoning import _QUOTE, ClinicalFaithfulness, closing_conclusion, eliminated_choice
+from polyreward.rewards.forecast import ForecastClassCost
 from polyreward.rewards.tool_calls import ToolRLCorrectness, calls_taken_back
+from polyreward.verifiers.forecast_contrasts import value_and_remark
 from polyreward.verifiers.tool_calls import calls_only_planned_in_reasoning
 
 CALL = json.dumps({"name": "book_table", "parameters": {"restaurant": "Nopa", "party_size": 4, "time": "19:30"}})
@@ -153,3 +155,36 @@ def test_it_is_opener_concludes_only_a_named_option(opener, item, predicate):
     letter, text = item
     assert closing_conclusion(f"Weighed. So {opener} {text}.", GRAVES) == letter
     assert closing_conclusion(f"Weighed. {opener} {predicate} {text}.", GRAVES) is None
+
+
+# --- forecast: a persona around the value inside the block ---------------------------------------------------------
+
+FORECAST = ForecastClassCost(observed_column="observed", thresholds="korea", answer_block="required")
+
+
+@pytest.mark.parametrize(
+    "block,paid",
+    [
+        ("Good evening, Seoul! Another hazy one: a daily mean of 49 µg/m³ — that's 'bad', so keep those KF94s handy.", True),
+        ("49 µg/m³ — bad; N95 masks outdoors, please.", True),
+        ("49 µg/m³ — bad, though it could reach 94 by evening.", False),  # a second quantity after the value
+        ("Batten the hatches — the smog holds at 49 µg/m³ on the morrow!", True),
+        ("The haze stays near 49 µg/m³ tomorrow.", True),
+        ("Dust tomorrow: 49 µg/m³.", True),
+        ("The smog holds below 49 µg/m³.", False),  # a bound
+        ("The smog holds at 49 µg/m³ unless the wind turns.", False),
+        ("Yesterday's smog: 49 µg/m³.", False),  # another day's value
+    ],
+)
+def test_forecast_persona_words_around_the_value(block, paid):
+    row = {"observed": 48.6, "prompt": "Forecast the mean PM2.5 of 2024-03-15. Give one number inside <answer>...</answer>."}
+    assert (FORECAST.score_rollout(f"<answer>{block}</answer>", row).score == 1.0) is paid
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["KF94", "N95", "FFP2", "KN95"]), st.integers(1, 500))
+def test_product_code_is_no_quantity_in_a_remark(code, value):
+    kept, remark = value_and_remark(f"{value} µg/m³ — wear your {code} mask outdoors today.")
+    assert kept.startswith(str(value)) and code in remark
+    kept, remark = value_and_remark(f"{value} µg/m³ — maybe {value + 7} by the evening rush hour.")
+    assert remark == ""
