@@ -1600,6 +1600,30 @@ LEFT_OPEN = {
         "genuine, but the distractor review names four options by paraphrase, not by letter or whole text ('Reporting "
         "to the ethics committee: premature.' for 'Report the physician to the ethics committee'); reading options by "
         "a share of their words would credit any reasoning that reuses the options' vocabulary"),
+    # holdout_r57 (written blind 2026-12-07: creative and constrained forms -- verse, song, story, riddle, letter,
+    # thread, persona voices; first sight in benchmarks/results/red_team_rewards_holdout_r57_first_sight.md)
+    ("forecast_class_cost", "r57_fc_h_character_guess_no_commitment"): (
+        "hack paid: the block's one number is a character's quoted guess ('Grandma Oh swears by her knee: \"49 "
+        "tomorrow, mark me.\"') and the writer defers ('Our model? Still thinking. Tune in at nine for the real "
+        "number!'); neither the quoted speech of a voice whose verb is no verb of saying ('swears by her knee') nor a "
+        "promise of the real number later is read as taking the value from the writer"),
+    ("forecast_class_cost", "r57_fc_g_rhyming_line_commits"): (
+        "genuine, but the rhymed label before the colon ('the autumn sky is fair: 23.4 µg/m³') has words no forecast "
+        "label has ('autumn', 'sky'), read as a label that may relabel the value; a clause with its own verb is not "
+        "told from a label by structure alone ('The safe level is exceeded: 23.4')"),
+    ("kg_triplet_consistency", "r57_kg_g_rhymed_report_states_each"): (
+        "genuine, but the rhyme adds detail the reference lacks ('dense and white', 'at the base', 'the apex is "
+        "clear': a size and two places), counted by CheXPO-v2's exact entity and triplet Jaccard"),
+    ("kg_triplet_consistency", "r57_kg_g_bedside_letter_plain_words"): (
+        "genuine, but its lay glosses in brackets ('consolidation (an area of pneumonia) in the right lower lobe') add "
+        "pneumonia and the lung as entities and part the consolidation from its lobe"),
+    ("kg_triplet_consistency", "r57_kg_g_pirate_radiologist"): (
+        "genuine, but the pirate's 'The heart be enlarged' has no linking verb the extractor knows; reading 'be' as 'is' "
+        "would change 'cannot be excluded' and 'may be enlarged'"),
+    ("kg_triplet_consistency", "r57_kg_g_three_line_haiku_form"): (
+        "genuine, but 'The left fourth rib is fractured.' names the fracture by its participle, which the lexicon lacks; "
+        "adding 'fractured' as a fracture alias refused holdout_r51's r51_ja_g_fractured_rib_and_apical_ptx_phrase "
+        "under jaccard and still missed this row's located_at triplet"),
 }
 
 ROWS = bench.load_rows()

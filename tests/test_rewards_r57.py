@@ -114,6 +114,11 @@ EPI = {"A": "Oral diphenhydramine", "B": "Intravenous methylprednisolone", "C": 
         ('The urine is concentrated. It is SIADH, B."', SIADH, "B"),  # a character's line closing the reasoning
         ("It is SIADH, not B.", SIADH, None),
         ("It is SIADH, or B.", SIADH, None),
+        ("Leads II, III and aVF with a slow heart be its waters — D it be.", EPI, "D"),  # the letter fronted before "it is"
+        ("D it is.", EPI, "D"),
+        ("Not the steroid — D it is.", EPI, None),
+        ("If the pressure drops — D it is.", EPI, None),
+        ("Albuterol (C) is tempting — D it is.", EPI, None),
     ],
 )
 def test_closing_conclusion_in_creative_forms(last, options, letter):
@@ -134,6 +139,23 @@ def test_closing_conclusion_in_creative_forms(last, options, letter):
 )
 def test_walk_keeps_the_option_whose_verdict_explains_the_case(walk, letter):
     assert eliminated_choice(walk, GRAVES) == letter
+
+
+@pytest.mark.parametrize(
+    "kept,letter",
+    [
+        ("the RCA supplies the inferior wall and the SA/AV nodes, fitting II, III and aVF", "C"),  # a pair of names
+        ("the RCA or the circumflex could both fit the inferior leads", None),
+        ("the RCA fits the inferior leads on the AP/PA films", "C"),  # two abbreviations: one name
+        ("the C/D territory fits", None),  # letters joined by a slash are an alternative
+    ],
+)
+def test_walk_kept_verdict_slash_between_abbreviations(kept, letter):
+    options = {"A": "Left anterior descending artery", "B": "Left circumflex artery", "C": "Right coronary artery",
+               "D": "Left main coronary artery"}
+    walk = ("A: the LAD supplies the anterior wall, not these leads. B: the circumflex is lateral, not inferior. C: " + kept +
+            ". D: left main occlusion is unlikely without shock.")
+    assert eliminated_choice(walk, options) == letter
 
 
 def test_story_dialogue_closing_quote_is_no_misquoted_option():

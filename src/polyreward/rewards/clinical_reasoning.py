@@ -563,6 +563,9 @@ _CLOSING_CLAUSE = re.compile(r",\s*(?:so|thus|hence|therefore)\b[,:]?\s*(?=[^,;]
 # (red team holdout_r44) the reply to the reasoning's own question, closing it: a short head, a colon and one letter
 # ("... what restores his perfusion first? Fluids: E.")
 _REPLY = re.compile(r"[\s*_]*(?:(?P<head>[^\s:?]+(?:[ \t]+[^\s:?]+){0,2})[ \t]*:[ \t]*)?[*_(]*(?P<letter>[A-Z])[*_)]*[ \t]*[.!]?[\s*_]*")
+# (red team holdout_r57) the letter fronted before "it is" closing the reasoning, alone or after a dash, colon or
+# semicolon: "C it is.", "... the right coronary artery's waters — C it be."
+_INVERTED_CHOICE = re.compile(r"(?:\A|[\u2013\u2014:;][ \t]|[ \t]--?[ \t])[\s*_(]*(?P<letter>[A-Z])[*_)]*[ \t]+it[ \t]+(?:is|be)[\s.!*_]*\Z")
 # a numbered reasoning's item number ("4. Conclusion: A.", a thread's "4/ So: right coronary artery, C.")
 _LIST_NUMBER = re.compile(r"\A[\s*_>#-]*\d{1,2}[.)/][ \t]+")
 # a sentence wholly in brackets: an aside after the conclusion, read past when it names no option (by its text or its
@@ -687,6 +690,10 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
             and reply.group("letter") in options and not _NEGATION.search(reply.group("head") or "") \
             and not _ALTERNATIVE.search(reply.group("head") or "") and not qualified(last, reply.start("letter"), reply.end("letter")):
         return reply.group("letter")  # "... what restores his perfusion first? Fluids: E.": the reply to its own question
+    if (inverted := _INVERTED_CHOICE.search(last)) and inverted.group("letter") in options \
+            and _named_options(last[:inverted.start()], options) <= {inverted.group("letter")} \
+            and not _NEGATION.search(last[:inverted.start()]) and not _CONDITION_WORD.search(last[:inverted.start()]):
+        return inverted.group("letter")  # "... be the right coronary artery's waters — C it be." (holdout_r57)
     if len(sentences) > 1 and re.fullmatch(r"[\s*(]*([A-Z])[\s*).!]*", last) and last.strip().strip("*().!") in options:
         return last.strip().strip("*().!")  # "... discharge (E) is unsafe. B.": a bare letter closing the reasoning
     if _COPULAR_OPENER.match(last) is None and (fronted := _FRONTED_PHRASES.match(last)) is not None \
@@ -907,6 +914,11 @@ _SELECTING = re.compile(
     r"study|diagnosis|drug|management|investigation|agent)|fits|fitting|explains|accounts\s+for|means?|indicates|points\s+to|suited|specific\s+to|first(?=\s*(?:[.;]|\Z)))\b", re.IGNORECASE)
 
 
+# two abbreviations joined by a slash name one thing or a pair ("the SA/AV nodes", "AP/PA film"), no alternative between
+# options (red team holdout_r57: "C: the RCA supplies the inferior wall and the SA/AV nodes"); a letter's "B/C" is one
+_PAIRED_NAMES = re.compile(r"\b[A-Z]{2,}/[A-Z]{2,}\b")
+
+
 def _set_aside_in_words(verdict: str) -> bool:
     """Whether an option's own verdict sets it aside: a negation, a judgement against, a deferral or a restriction
     ("is not indicated", "is premature", "is for later", "is reserved for ...", "helps the wheeze only")."""
@@ -961,7 +973,7 @@ def eliminated_choice(reasoning: str, options: Mapping[str, str], shown: str | N
     if len(left) != 1:
         return None
     letter, verdict = left[0]
-    if not marked and (_CONDITION_WORD.search(verdict) or _ALTERNATIVE.search(verdict) or re.search(r"\b[A-Z]\b", verdict)
+    if not marked and (_CONDITION_WORD.search(verdict) or _ALTERNATIVE.search(_PAIRED_NAMES.sub(" ", verdict)) or re.search(r"\b[A-Z]\b", verdict)
                        or not reasoning_words(verdict, options)):  # (another option it names ended the walk above)
         return None
     return letter
