@@ -422,7 +422,7 @@ def calls_only_planned_in_reasoning(text: str) -> bool:
 
     >>> calls_only_planned_in_reasoning("<think>Plan: <tool_call>{}</tool_call> but no call.</think> A poem.")
     True
-    >>> calls_only_planned_in_reasoning("<think>Plan.\n<tool_call>{}</tool_call></think>")
+    >>> calls_only_planned_in_reasoning("<think>Plan.\\n<tool_call>{}</tool_call></think>")
     False
     """
     if "<tool_call>" not in text or "</think>" not in text:
