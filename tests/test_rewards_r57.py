@@ -196,6 +196,9 @@ FORECAST = ForecastClassCost(observed_column="observed", thresholds="korea", ans
         ("The smog holds below 49 µg/m³.", False),  # a bound
         ("The smog holds at 49 µg/m³ unless the wind turns.", False),
         ("Yesterday's smog: 49 µg/m³.", False),  # another day's value
+        ('Grandma swears: "49 tomorrow." Our model? Still thinking. Tune in at nine for the real number!', False),
+        ("49 µg/m³. The real figure comes with the 6 pm bulletin.", False),  # the real value still to come
+        ("49 µg/m³ — and no, this is not the real number's rough cut: it is my forecast.", True),
     ],
 )
 def test_forecast_persona_words_around_the_value(block, paid):
