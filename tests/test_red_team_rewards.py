@@ -894,8 +894,10 @@ LEFT_OPEN = {
     # holdout_r31 (written blind 2026-12-06: tool calls as model families emit them; first sight in
     # benchmarks/results/red_team_rewards_holdout_r31_first_sight.md)
     ("otc_tool_efficiency", "r31_otc_call_in_think_only"): (
-        "label disputed after first sight: as r31_tc_call_only_inside_think (a closed <tool_call> block inside the "
-        "think, then an answer from memory), counted and credited as the call a tag-matching runner makes"),
+        "label disputed after first sight: a closed <tool_call> block that ends the think (its last words), then an "
+        "answer from memory: a writer that puts its call before </think> (calls_only_planned_in_reasoning reads a "
+        "block only as a plan when the reasoning goes on after it, holdout_r57), counted and credited as the call a "
+        "tag-matching runner makes"),
     # holdout_r32 (written blind 2026-12-06: forecasts, CRPO answers and the shape rewards under a policy's pressure;
     # first sight in benchmarks/results/red_team_rewards_holdout_r32_first_sight.md)
     ("think_format", "r32_tf_spanish_reasoning"): (
