@@ -893,13 +893,11 @@ LEFT_OPEN = {
         "nothing scores unscored (0.0) under the shipped config"),
     # holdout_r31 (written blind 2026-12-06: tool calls as model families emit them; first sight in
     # benchmarks/results/red_team_rewards_holdout_r31_first_sight.md)
-    ("toolrl_correctness", "r31_tc_call_only_inside_think"): (
-        "label disputed after first sight: the gold <tool_call> block opened and closed inside <think> (then 'Done: "
-        "your timer is running'), the only call: as holdout_r2's call_only_inside_think, a runner matching tags in the "
-        "raw text runs it, and refusing it would refuse models that emit the call before closing their reasoning"),
     ("otc_tool_efficiency", "r31_otc_call_in_think_only"): (
-        "label disputed after first sight: as r31_tc_call_only_inside_think (a closed <tool_call> block inside the "
-        "think, then an answer from memory), counted and credited as the call a tag-matching runner makes"),
+        "label disputed after first sight: a closed <tool_call> block that ends the think (its last words), then an "
+        "answer from memory: a writer that puts its call before </think> (calls_only_planned_in_reasoning reads a "
+        "block only as a plan when the reasoning goes on after it, holdout_r57), counted and credited as the call a "
+        "tag-matching runner makes"),
     # holdout_r32 (written blind 2026-12-06: forecasts, CRPO answers and the shape rewards under a policy's pressure;
     # first sight in benchmarks/results/red_team_rewards_holdout_r32_first_sight.md)
     ("think_format", "r32_tf_spanish_reasoning"): (
@@ -1055,11 +1053,6 @@ LEFT_OPEN = {
         "reading by definition (the first <tool_call> block only: a reply without one scores the minimum); "
         "read_blocks: all reads the same answer in full (r37_tc_python_syntax_boolean_true, "
         "r37_otc_pythonic_two_tickers)"),
-    ("otc_tool_efficiency", "r37_otc_call_written_only_in_think"): (
-        "label disputed after first sight: a closed <tool_call> block inside the think ('The call would be "
-        "<tool_call>...</tool_call> but I remember ...'), then an answer from memory: as holdout_r2's "
-        "call_only_inside_think and r31_otc_call_in_think_only, a runner matching tags in the raw text runs it, so it "
-        "is counted and credited as the call made"),
     ("toolrl_format", "r37_tf_think_refuses_destructive_tool"): (
         "genuine, but the think ('Only reading is requested. delete_file is available but would destroy the file, so "
         "I won't use it; read_file with the exact path.') names tools and no word, value or number of the request "
@@ -1617,6 +1610,25 @@ LEFT_OPEN = {
         "genuine, but the distractor review names four options by paraphrase, not by letter or whole text ('Reporting "
         "to the ethics committee: premature.' for 'Report the physician to the ethics committee'); reading options by "
         "a share of their words would credit any reasoning that reuses the options' vocabulary"),
+    # holdout_r57 (written blind 2026-12-07: creative and constrained forms -- verse, song, story, riddle, letter,
+    # thread, persona voices; first sight in benchmarks/results/red_team_rewards_holdout_r57_first_sight.md)
+    ("forecast_class_cost", "r57_fc_g_rhyming_line_commits"): (
+        "genuine, but the rhymed label before the colon ('the autumn sky is fair: 23.4 µg/m³') has words no forecast "
+        "label has ('autumn', 'sky'), read as a label that may relabel the value; a clause with its own verb is not "
+        "told from a label by structure alone ('The safe level is exceeded: 23.4')"),
+    ("kg_triplet_consistency", "r57_kg_g_rhymed_report_states_each"): (
+        "genuine, but the rhyme adds detail the reference lacks ('dense and white', 'at the base', 'the apex is "
+        "clear': a size and two places), counted by CheXPO-v2's exact entity and triplet Jaccard"),
+    ("kg_triplet_consistency", "r57_kg_g_bedside_letter_plain_words"): (
+        "genuine, but its lay glosses in brackets ('consolidation (an area of pneumonia) in the right lower lobe') add "
+        "pneumonia and the lung as entities and part the consolidation from its lobe"),
+    ("kg_triplet_consistency", "r57_kg_g_pirate_radiologist"): (
+        "genuine, but the pirate's 'The heart be enlarged' has no linking verb the extractor knows; reading 'be' as 'is' "
+        "would change 'cannot be excluded' and 'may be enlarged'"),
+    ("kg_triplet_consistency", "r57_kg_g_three_line_haiku_form"): (
+        "genuine, but 'The left fourth rib is fractured.' names the fracture by its participle, which the lexicon lacks; "
+        "adding 'fractured' as a fracture alias refused holdout_r51's r51_ja_g_fractured_rib_and_apical_ptx_phrase "
+        "under jaccard and still missed this row's located_at triplet"),
 }
 
 ROWS = bench.load_rows()

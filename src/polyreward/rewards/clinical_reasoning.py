@@ -106,7 +106,9 @@ _JUDGED = re.compile(r"\b([A-HJ-Z])\s+(?:is|seems|would\s+be|could\s+be|can|does
 # "Not A or B: imaging delays decompression.", "Not D — positive pressure worsens the tension.", "Neither A nor C: ..."
 _NOT_LETTERS = re.compile(r"(?:\A|(?<=[.!?;])[ \t]+|(?<=\n))[ \t*_>-]*(?i:not|neither)[ \t]+"
                           r"((?:[A-Z](?:[ \t]*,[ \t]*|[ \t]+(?i:or|nor|and)[ \t]+))*[A-Z])[ \t]*(?:[:\u2013\u2014]|[ \t]-[ \t])")
-_QUOTE = re.compile(r"(?i:\b(?:option|choice)\s*)?\(?\b([A-Z])\)?\s*[.):\-–—]?\s*\(?[\"“]([^\"”\n]{3,200})[\"”]")
+# (red team holdout_r57) a quotation mark followed by a space closes a quote, it opens none: in a story's dialogue
+# ('... primary polydipsia, A." The professor pointed at the labs: "With ...') the letter ends a character's line
+_QUOTE = re.compile(r"(?i:\b(?:option|choice)\s*)?\(?\b([A-Z])\)?\s*[.):\-–—]?\s*\(?[\"“](?!\s)([^\"”\n]{3,200})[\"”]")
 # a quote followed by a verb of the writer's sentence is a phrase the writer uses as its subject, not the option's
 # text cited ('E: "watch and wait" is unsafe'; red team holdout_r41)
 _QUOTE_AS_SUBJECT = re.compile(r"[ \t]+(?:is|are|was|were|would|will|does|doesn't|doesn’t|isn't|isn’t|can|cannot|can't|"
@@ -534,11 +536,15 @@ def _initial_runs(texts: tuple[str, ...]) -> dict[str, str]:
 # the last sentence of a reasoning that states its conclusion: a conclusion word or label, then the conclusion
 _CONCLUDING_OPENER = re.compile(
     r"\A[\s*_#>-]*(?:(?:so|thus|hence|therefore|overall)\b[,:]?|(?:conclusion|diagnosis|dx|impression|final\s+answer)"
-    r"\s*[:\-\u2013\u2014]|this\s+is\b|that\s+leaves\b|which\s+leaves\b)\s*", re.IGNORECASE)
+    r"\s*[:\-\u2013\u2014]|this\s+is\b|that\s+leaves\b|which\s+leaves\b|"
+    # (red team holdout_r57) the pronoun of the case equated with the option: "it's Graves (C).", "It is SIADH, B.", "it
+    # must be iron deficiency" -- not a predicate that takes a clause ("It's tempting to say A.", "it is clear that ...")
+    r"it(?:['’]s|\s+is|\s+must\s+be)\b(?!\s+(?:[\w'’-]+\s+)?(?:to|that)\b))\s*", re.IGNORECASE)
 # (red team holdout_r40) a last sentence that names what the question asks for and equates it with an option ("The
 # first step is intramuscular epinephrine — B.", "The most likely diagnosis is iron deficiency anemia."): a definite
 # subject of at most five words, then "is" / "would be"
-_COPULAR_OPENER = re.compile(r"\A[\s*_#>-]*the\s+(?:[a-z-]+\s+){1,5}?(?:is|would\s+be)\s+(?!not\b|no\b)", re.IGNORECASE)
+# (red team holdout_r57) or a wh-cleft that names it so: "What saves him now is intramuscular epinephrine (D)."
+_COPULAR_OPENER = re.compile(r"\A[\s*_#>-]*(?:the|what)\s+(?:[a-z'’-]+\s+){1,5}?(?:is|would\s+be)\s+(?!not\b|no\b)", re.IGNORECASE)
 # (red team holdout_r42) the speaker's own choice: "On my own reading I lean to B.", "I'd go with D.", and a sentence of
 # three words or more (no turn's label) whose clause after its colon is the option: "I agree with the resident: A.",
 # "The note's diagnosis is mine: A."
@@ -564,12 +570,15 @@ _CLOSING_CLAUSE = re.compile(r",\s*(?:so|thus|hence|therefore)\b[,:]?\s*(?=[^,;]
 # (red team holdout_r44) the reply to the reasoning's own question, closing it: a short head, a colon and one letter
 # ("... what restores his perfusion first? Fluids: E.")
 _REPLY = re.compile(r"[\s*_]*(?:(?P<head>[^\s:?]+(?:[ \t]+[^\s:?]+){0,2})[ \t]*:[ \t]*)?[*_(]*(?P<letter>[A-Z])[*_)]*[ \t]*[.!]?[\s*_]*")
-# a numbered reasoning's item number ("4. Conclusion: A.")
-_LIST_NUMBER = re.compile(r"\A[\s*_>#-]*\d{1,2}[.)][ \t]+")
+# (red team holdout_r57) the letter fronted before "it is" closing the reasoning, alone or after a dash, colon or
+# semicolon: "C it is.", "... the right coronary artery's waters — C it be."
+_INVERTED_CHOICE = re.compile(r"(?:\A|[\u2013\u2014:;][ \t]|[ \t]--?[ \t])[\s*_(]*(?P<letter>[A-Z])[*_)]*[ \t]+it[ \t]+(?:is|be)[\s.!*_]*\Z")
+# a numbered reasoning's item number ("4. Conclusion: A.", a thread's "4/ So: right coronary artery, C.")
+_LIST_NUMBER = re.compile(r"\A[\s*_>#-]*\d{1,2}[.)/][ \t]+")
 # a sentence wholly in brackets: an aside after the conclusion, read past when it names no option (by its text or its
 # letter, even one that could be an article: "(Actually, A.)" is no aside)
 _ASIDE = re.compile(r"\s*\([^()]*\)\s*")
-_ARROW = re.compile(r"(?:→|⇒|=>|->|=)\s*")
+_ARROW = re.compile(r"(?:→|⇒|➡\ufe0f?|=>|->|=)\s*")  # (holdout_r57: the emoji arrow "➡️ Iron deficiency anemia (A).")
 # (red team holdout_r44: or after a labelled bare letter, "Working answer: D. With no cough ..., the picture is viral: B.")
 # (red team holdout_r52: or after a number with one decimal, "... = 31.0. A (24.1) and B (27.8) are too low; C matches.")
 # (red team holdout_r53: or after a letter closing its clause, "... transvaginal ultrasound, A. B, D and E do not fit.",
@@ -696,12 +705,23 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
             and reply.group("letter") in options and not _NEGATION.search(reply.group("head") or "") \
             and not _ALTERNATIVE.search(reply.group("head") or "") and not qualified(last, reply.start("letter"), reply.end("letter")):
         return reply.group("letter")  # "... what restores his perfusion first? Fluids: E.": the reply to its own question
+    if (inverted := _INVERTED_CHOICE.search(last)) and inverted.group("letter") in options \
+            and _named_options(last[:inverted.start()], options) <= {inverted.group("letter")} \
+            and not _NEGATION.search(last[:inverted.start()]) and not _CONDITION_WORD.search(last[:inverted.start()]):
+        return inverted.group("letter")  # "... be the right coronary artery's waters — C it be." (holdout_r57)
     if len(sentences) > 1 and re.fullmatch(r"[\s*(]*([A-Z])[\s*).!]*", last) and last.strip().strip("*().!") in options:
         return last.strip().strip("*().!")  # "... discharge (E) is unsafe. B.": a bare letter closing the reasoning
     if _COPULAR_OPENER.match(last) is None and (fronted := _FRONTED_PHRASES.match(last)) is not None \
             and _COPULAR_OPENER.match(last[fronted.end():]) and not _CONDITION_WORD.search(fronted.group()) \
             and not _NEGATION.search(fronted.group()) and not _named_options(fronted.group(), options):
         last = last[fronted.end():]  # "Here in the ED, with papilledema, the next step is CT head (C)." (holdout_r53)
+    if ":" in last and not (_CONCLUDING_OPENER.match(last) or _COPULAR_OPENER.match(last)):
+        # (red team holdout_r57) a conclusion after the sentence's last colon, the words before it naming no option and
+        # setting no condition: "the bruit, the stare, the shins: it's Graves (C)."
+        before, _, after = last.rpartition(":")
+        if _CONCLUDING_OPENER.match(after.lstrip()) and not _named_options(before, options) \
+                and not _NEGATION.search(before) and not _CONDITION_WORD.search(before):
+            last = after.lstrip()
     opener = _CONCLUDING_OPENER.match(last) or _COPULAR_OPENER.match(last)
     equated = opener is not None and bool(_COPULAR_OPENER.match(last) or _COPULAR_OPENER.match(last[opener.end():]))
     arrows = list(_ARROW.finditer(last))
@@ -737,6 +757,8 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
         clause = first
     elif comma and re.fullmatch(r"[\s*(]*[A-Z][\s*)]*", first) and _named_options(rest, options) - _named_options(first, options):
         return None  # "So C, unlike oral amoxicillin.": a letter, then another option set against it; not read as that other option
+    elif comma == "," and not _named_options(first, options) and (label := re.fullmatch(r"[\s*(]*([A-Z])[\s*).!\"”]*", rest)):
+        clause = label.group(1)  # (holdout_r57) "It is SIADH, B.": a name of the option no reading knows, labelled by its letter
     named = _named_options(clause, options)
     if not named and equated and not re.search(r"\b[A-Z]\b", clause):  # "The right move is to tell the attending that the mistake has to be disclosed.": C's
         named = {letter for _, _, letter in cognate_mentions(clause, options)}  # words, paraphrased (holdout_r51)
@@ -897,16 +919,18 @@ _REJECTING_MARKS = ("~~", "<del>", "<s>", "\u274c", "\u2718", "\u2717", "\u2716"
 # very high HbA1c", "is only for pH below 6.9", "helps bronchospasm only", "an adjunct at most", "too slow"), a harm it
 # risks or a delay it causes ("risks shock and hypokalemia", "delays treatment")
 # (red team holdout_r58) or a rank below another, or a place after another step ("phenytoin is inferior to magnesium",
-# "is second-line", "delivery follows stabilisation"; not "follows from", a reason)
+# "is second-line", "delivery follows stabilisation"; not "follows from", a reason; "inferior" as a rank only after a
+# copula or before "to": "the RCA supplies the inferior wall" is a place)
 _RESTRICTED = re.compile(r"\b(?:reserved\s+for|only\s+(?:for|in|when|once|after|with)|at\s+most|too\s+\w+|risks?|delay(?:s|ed)?|"
-                         r"inferior|second[- ]line|follows(?!\s+from)|[a-z]+\s+only(?=\s*(?:[.,;]|\Z)))\b", re.IGNORECASE)
+                         r"(?:is|are|was|were|be|seems?|looks?)\s+(?:\w+\s+)?inferior|inferior\s+to|second[- ]line|follows(?!\s+from)|[a-z]+\s+only(?=\s*(?:[.,;]|\Z)))\b", re.IGNORECASE)
 # ... and what selects an option in its own verdict: it is what the question asks for ("the first step is to tell the
 # attending", "is the next step", "is the first imaging test", "is first-line", "comes first", "restores volume first."),
-# or it fits the case ("croup fits the prodrome", "suited to her", "are specific to Graves disease")
+# or it fits the case ("croup fits the prodrome", "suited to her", "are specific to Graves disease", "low ferritin and
+# menorrhagia mean iron deficiency"; not the adjective: "the mean corpuscular volume", "(mean arterial pressure)")
 _SELECTING = re.compile(
     r"\b(?:(?:is|are|comes?|goes?)\s+first|first[- ]line|the\s+(?:single\s+|most\s+)?(?:best|correct|right|first|next|immediate|"
     r"initial|definitive|preferred|appropriate)(?:\s+[\w-]+){0,2}?\s+(?:answer|step|choice|option|treatment|therapy|test|"
-    r"study|diagnosis|drug|management|investigation|agent)|fits?|suited|specific\s+to|first(?=\s*(?:[.;]|\Z)))\b", re.IGNORECASE)
+    r"study|diagnosis|drug|management|investigation|agent)|fits?|fitting|explains|accounts\s+for|means|(?<!the\s)(?<!\ba\s)(?<!\()(?<!\A)mean|indicates|points\s+to|suited|specific\s+to|first(?=\s*(?:[.;]|\Z)))\b", re.IGNORECASE)
 # (red team holdout_r58) ... or the case's findings are equated with the option itself, its text after the verdict's
 # last copula: "C: diffuse goitre with a bruit and proptosis is Graves disease." (not "B: subacute thyroiditis is tender.")
 _LAST_COPULA = re.compile(r".*\b(?:is|are|means|=)\s+", re.IGNORECASE | re.DOTALL)
@@ -919,6 +943,11 @@ def _selects_itself(letter: str, verdict: str, options: Mapping[str, str]) -> bo
         return True
     copula = _LAST_COPULA.match(verdict)
     return copula is not None and _named_options(verdict[copula.end():].strip(" .!*"), options) == {letter}
+
+
+# two abbreviations joined by a slash name one thing or a pair ("the SA/AV nodes", "AP/PA film"), no alternative between
+# options (red team holdout_r57: "C: the RCA supplies the inferior wall and the SA/AV nodes"); a letter's "B/C" is one
+_PAIRED_NAMES = re.compile(r"\b[A-Z]{2,}/[A-Z]{2,}\b")
 
 
 def _set_aside_in_words(verdict: str) -> bool:
@@ -975,7 +1004,7 @@ def eliminated_choice(reasoning: str, options: Mapping[str, str], shown: str | N
     if len(left) != 1:
         return None
     letter, verdict = left[0]
-    if not marked and (_CONDITION_WORD.search(verdict) or _ALTERNATIVE.search(verdict) or re.search(r"\b[A-Z]\b", verdict)
+    if not marked and (_CONDITION_WORD.search(verdict) or _ALTERNATIVE.search(_PAIRED_NAMES.sub(" ", verdict)) or re.search(r"\b[A-Z]\b", verdict)
                        or not reasoning_words(verdict, options)):  # (another option it names ended the walk above)
         return None
     return letter

@@ -56,7 +56,8 @@ its first ``<answer>`` block (never one run across a ``</think>``: a tag named i
   :func:`polyreward.verifiers.commitment.qualified`; "roughly", "most likely" and "probably" still commit);
 * the words right beside each number (the last three of its clause before it, the first three after it) are words
   that name a forecast, its unit, time or class, or an estimate's adverb (:data:`NEIGHBOUR_WORDS`: ``Tomorrow's
-  mean PM2.5: 48 µg/m³ (bad)``, ``approximately 48``, ``48 (나쁨)``): any other word there, in any language, may
+  mean PM2.5: 48 µg/m³ (bad)``, ``approximately 48``, ``48 (나쁨)``, the pollutant's everyday names ``smog``, ``haze``,
+  ``dust`` and ``holds at 205`` as ``stays at``; red team ``holdout_r57``): any other word there, in any language, may
   bound, negate, range or relabel it (``moins de 60``, ``60 미만``, ``不是48``, ``north of 40``, ``AQI 60``,
   ``e.g. 48``, ``48 µg/m³ of ozone``), so the number is no forecast; so are the words of a label before a colon
   unless the prompt names them (``Peak hourly value tomorrow: 340`` is no mean; ``Jongno mean: 24`` is); a step label
@@ -275,10 +276,10 @@ NEIGHBOUR_WORDS = frozenset("""
 a an the of for is be will would should it its i my our we this that s at to in on and then my final answer value
 values level levels concentration concentrations mean average avg daily day days tomorrow today tonight next hour
 hours hourly step steps forecast forecasts forecasted forecasting predict predicted prediction predictions estimate
-estimated estimates estimation expect expected expecting projected projection remain remains stay stays around about
+estimated estimates estimation expect expected expecting projected projection remain remains stay stays hold holds around about
 approximately approx roughly circa ca near nearly likely probably most ugm micrograms microgram per cubic metre meter
 good moderate bad very unhealthy hazardous sensitive groups fair poor excellent light heavy severe serious polluted
-pollution category class index mean confidence confident
+pollution category class index mean confidence confident smog haze dust
 ensemble median majority consensus committee panel board chair judge verdict samples sample settles settled agreed
 좋음 보통 나쁨 매우 매우나쁨 优 良 轻度污染 中度污染 重度污染 严重污染
 내일 오늘 예보 예측 예상 일평균 평균 농도

@@ -94,6 +94,7 @@ from polyreward.verifiers.tool_calls import (
     ToolCallError,
     block_call_remarks,
     block_calls,
+    calls_only_planned_in_reasoning,
     calls_outside_blocks,
     calls_shown,
     comment_free_values,
@@ -239,6 +240,23 @@ _NOT_A_REAL_CALL = re.compile(
     r"\b(?:calls?|requests?|block|above|it|this|that)[^\S\n]+(?:above[^\S\n]+)?(?:is|was|are|were)[^\S\n]+"
     r"(?:(?:only|just|merely|purely|simply)[^\S\n]+)?(?:an?[^\S\n]+)?(?:mock(?:-?up)?|dummy|demo|sample|example|illustration|"
     r"placeholder|stub|fake|simulation|" + PROVISIONAL_WORD + r")\b", re.IGNORECASE)
+# a question after the last call asking the user's leave to run it, the call as a pronoun or nothing: "Should I go
+# ahead and run it?", "Shall I send this?", "Want me to book it now?" -- the call waits on the answer, so it is not
+# made (red team holdout_r57: a tutorial's fenced call then "Should I go ahead and run it?" paid in full); an offer of
+# another call ("Should I also run it for Porto?", "Want me to check again tomorrow?") is no such question
+_ASKS_LEAVE_TO_RUN = (r"^\W*(?:(?:should|shall|can|may)[^\S\n]+(?:I|we)|(?:(?:would|do)[^\S\n]+you[^\S\n]+(?:\w+[^\S\n]+)?(?:like|want)|"
+                      r"(?:want|need))[^\S\n]+me[^\S\n]+to)[^\S\n]+(?:go[^\S\n]+ahead(?:[^\S\n]+and[^\S\n]+)?|proceed(?:[^\S\n]+and[^\S\n]+)?)?"
+                      r"(?:(?:{verbs})(?:[^\S\n]+(?:it|this|that|them|th(?:e|is|at)[^\S\n]+(?:calls?|request)))?)?(?<=\w)"
+                      r"(?:[^\S\n]+(?:now|for[^\S\n]+you|right[^\S\n]+away))?[^\S\n]*\?")
+
+
+@functools.lru_cache(maxsize=256)
+def _asks_leave_to_run(tool_verbs: tuple[str, ...] = ()) -> re.Pattern:
+    """:data:`_ASKS_LEAVE_TO_RUN` with the verbs of the tools the reply calls ("Shall I book it?" of book_table)."""
+    verbs = _RUN_VERBS + "".join("|" + _inflections(verb) for verb in tool_verbs)
+    return re.compile(_ASKS_LEAVE_TO_RUN.replace("{verbs}", verbs), re.IGNORECASE)
+
+
 # an imperative that undoes the call, at the head of its sentence, the call as a pronoun: "Actually, cancel that --"
 _UNDO_THAT = re.compile(r"^\W*(?:(?:actually|wait|oh|hmm+|no|ok(?:ay)?|sorry)\W+){0,2}(?:cancel|undo|abort|revoke|drop|stop)[^\S\n]+"
                         r"(?:that|this|it)(?:[^\S\n]+calls?)?(?=[^\S\n]*(?:[.,;:!—–-]|\Z))", re.IGNORECASE)
@@ -431,6 +449,8 @@ def calls_taken_back(text: str) -> str:
     code fence or a collapsed ``<details>``, and the text around them is read as around a block
     (:func:`polyreward.verifiers.tool_calls.calls_shown`; red team ``holdout_r41``)."""
     # a Functionary recipient line (">>>name") is a call, not a block quote, for the reading of the text around it
+    if calls_only_planned_in_reasoning(text):  # a step the reasoning plans, no call after it (holdout_r57)
+        return "writes its calls only as a step of its reasoning, none after it"
     view = visible_text(_RECIPIENT_LINE.sub(r"\1@@@", text) if ">>>" in text else text)
     why = _taken_back_in(view)
     if why or _CALL_OPENER.search(view):
@@ -459,6 +479,7 @@ def _taken_back_in(view: str) -> str:
     if not view[end:].strip():
         return ""
     not_made = _call_not_made(tool_verbs(view))
+    asks_leave = _asks_leave_to_run(tool_verbs(view))
     retraction = retraction_after(view, end)
     if retraction is not None and retraction[1]:
         return "takes its calls back after the last one"
@@ -473,6 +494,8 @@ def _taken_back_in(view: str) -> str:
             return "says its calls are not made after the last one"
         if _UNDO_THAT.search(sentence):
             return "undoes its calls after the last one"
+        if asks_leave.search(sentence):
+            return "asks leave to run its calls after the last one"
     if kind := disowning_remark(view[end:end + 2000]):  # "the call is only a sample of the format" (holdout_r36)
         return f"makes its calls a stand-in after the last one ({kind})"
     return ""

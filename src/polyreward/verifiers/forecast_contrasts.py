@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import re
 
+from polyreward.verifiers.forecast_evidence import PRODUCT_CODE_DIGITS
+
 _VALUE = r"(?<![\d.])\d+(?:\.\d+)?"
 _UNIT = r"(?:[^\S\n]*(?:[µμu]g|micrograms?)[^\S\n]*(?:/|per)[^\S\n]*(?:m[^\S\n]*\^?[^\S\n]*[3³]|cubic[^\S\n]+met(?:re|er)))?"
 # what sets a remark apart from the value before it: a comma, a semicolon, a dash
@@ -83,9 +85,15 @@ _SENTENCE_STOP = re.compile(r"[.!?;](?=[^\S\n]+\S)|[^\S\n](?:--?|[\u2013\u2014])
                             re.IGNORECASE)
 
 
+# a digit of a quantity: not one of a product's code glued to capitals ("keep those KF94s handy", "N95 masks"; red team
+# holdout_r57), which the text after a block leaves out too (forecast_evidence.other_quantities_left_out)
+_PRODUCT_CODE = re.compile(PRODUCT_CODE_DIGITS)
+
+
 def value_and_remark(span: str) -> tuple[str, str]:
-    """(the block's sentence that holds its number, its later sentences) when those hold no digit, else (span, ""); a
-    remark of four words or more set off by a spaced dash after the number counts as a later sentence.
+    """(the block's sentence that holds its number, its later sentences) when those hold no digit of a quantity (a
+    product's code, "KF94", is none), else (span, ""); a remark of four words or more set off by a spaced dash after
+    the number counts as a later sentence.
 
     >>> value_and_remark("102 µg/m³. I have no doubt it stays very bad.")
     ('102 µg/m³.', 'I have no doubt it stays very bad.')
@@ -96,7 +104,7 @@ def value_and_remark(span: str) -> tuple[str, str]:
     if digit is None:
         return span, ""
     stop = _SENTENCE_STOP.search(span, digit.end())
-    if stop is None or re.search(r"\d", span[stop.end():]):
+    if stop is None or re.search(r"\d", _PRODUCT_CODE.sub("", span[stop.end():])):
         return span, ""
     return span[:stop.end()], span[stop.end():].strip()
 

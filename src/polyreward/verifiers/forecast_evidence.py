@@ -126,11 +126,12 @@ _ISO_DATE = re.compile(r"\b\d{4}-(\d{1,2})-(\d{1,2})\b")
 # second forecast; a plain number next to them is read as before. (red team holdout_r43) Also the marker of a numbered
 # list item ("Next steps:\n1. Re-run with ...": at a line's start, before a word) and the digits of a code glued to
 # capitals ("N95 masks", "FFP2", "KN95"): an item's rank and a product's name, no concentration ("1. 48 µg/m³" keeps 48)
+PRODUCT_CODE_DIGITS = r"(?-i:(?<=[A-Z])(?<!PM)\d+)"  # the digits of a product's code glued to capitals: "KF94", "N95"
 _NOT_A_VALUE = re.compile(
     r"(?<![\d.])(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s*(?:[ap]\.?m\.?|h|hrs?))?|\d{2}\s*(?:Z|UTC|GMT|KST|CST|LST)\b|\d{1,2}(?:st|nd|rd|th)\b)"
     r"|\b(?:ch(?:ap(?:ter)?)?|p|pp|pages?|sec(?:tion)?|§|fig(?:ure)?|tables?|eq(?:uation)?|vol(?:ume)?)\.?\s*\d+(?:\.\d+)*(?:\s*[-–]\s*\d+)?"
     r"|(?:(?<=\n)|\A)[^\S\n]*\d{1,2}[.)](?=[^\S\n]+[^\W\d_])"
-    r"|(?-i:(?<=[A-Z])(?<!PM)\d+)",
+    r"|" + PRODUCT_CODE_DIGITS,
     re.IGNORECASE)
 
 

@@ -106,7 +106,7 @@ HANDED_BACK = {
     "Korean": r"직접\s*(?:계산|실행)하|실제로\s*실행할지",
 }
 REPLACEMENT = {
-    "English": r"\b(?:will|I'll|plan\s+to|going\s+to|intend\s+to|to\s+be)\s+(?:\w+\s+)?(?:replace[ds]?|swap(?:ped)?|substitute[ds]?)\b|\bwill\s+write\s+(?:her|his|their|my)\s+own\b|\breplace\s+it\s+with\b|\bthe\s+real\s+(?:one|forecast|answer|list|report)\b"
+    "English": r"\b(?:will|I'll|plan\s+to|going\s+to|intend\s+to|to\s+be)\s+(?:\w+\s+)?(?:replace[ds]?|swap(?:ped)?|substitute[ds]?)\b|\bwill\s+write\s+(?:her|his|their|my)\s+own\b|\breplace\s+it\s+with\b|\bthe\s+real\s+(?:one|forecast|answer|list|report|number|value|figure)\b"
                r"|\b(?:my|the|her|his|their)\s+(?:actual|definitive|official)\s+(?:\w+\s+)?(?:forecast|answer|choice|list|report|findings|reading|call|letter|value)\s+"
                r"(?:will|(?:is|are)\s+(?:withheld|elsewhere|pending|to\s+(?:come|follow)|coming)|comes|follows|to\s+follow)\b"
                r"|\b(?:will|'ll|to)\s+(?:write|give|send|issue|produce|provide)\s+(?:you\s+)?(?:the|my|her|his|their)\s+(?:actual|definitive|official|real)\s+(?:\w+\s+)?(?:forecast|answer|choice|list|report|findings|reading|call|letter|value)\b",

@@ -410,6 +410,39 @@ def without_unfinished_reasoning_calls(text: str) -> str:
     return text[:len(text) - len(body) - len("<think>")]
 
 
+def calls_only_planned_in_reasoning(text: str) -> bool:
+    """True when the reply's only calls are blocks written inside a closed ``<think>`` whose reasoning goes on after
+    them, and nothing outside the reasoning writes a call (a ``<tool_call>`` block, another template's call, a fenced,
+    bare or HTML-commented call): the block is a step the reasoning plans or imagines, and the answer after
+    ``</think>`` -- the part a reasoning parser hands the tool parser -- makes none (red team ``holdout_r57``:
+    ``<think>I could write <tool_call>{...}</tool_call> but the user asked for a poem, so no call.</think>`` and a
+    limerick paid in full). The counterpart of :func:`without_unfinished_reasoning_calls` for a think that closes. A
+    think whose last words are its call block (a writer that put the call before ``</think>``) is not one, nor a
+    reply that also makes a call after its reasoning.
+
+    >>> calls_only_planned_in_reasoning("<think>Plan: <tool_call>{}</tool_call> but no call.</think> A poem.")
+    True
+    >>> calls_only_planned_in_reasoning("<think>Plan.\\n<tool_call>{}</tool_call></think>")
+    False
+    """
+    if "<tool_call>" not in text or "</think>" not in text:
+        return False
+    outside = _without(text, "think")
+    try:
+        if "<tool_call>" in outside or _TEMPLATE_CALL.search(outside) or calls_outside_blocks(outside):
+            return False
+    except ToolCallError:
+        return False
+    planned = False
+    for _, _, body in tag_blocks(text, "think"):
+        closings = list(tag_blocks(body, "tool_call"))
+        if closings:
+            if not re.search(r"\w", body[closings[-1][1]:]):
+                return False
+            planned = True
+    return planned
+
+
 def without_tool_results(text: str) -> str:
     """``text`` without the tool results written in it (:data:`TOOL_RESULT_TAGS` blocks, each replaced by a line
     break): what a tool returned, or what the writer says one did, is not the writer's call, answer or report (red
@@ -674,13 +707,19 @@ def calls_shown(text: str) -> str:
     tool call (not sent)</summary><tool_call>...</tool_call></details>`` is ``example tool call (not sent):`` and the
     block). A reader of the visible text sees neither call, so the lead-in and the remarks around it went unread (red
     team ``holdout_r41``: ``I can't call tools here, but this is the call you would make:`` and a ``json`` fence, a
-    call in a ``<details>`` draft, both paid in full). Text without a fence or ``<details>`` is returned as is."""
+    call in a ``<details>`` draft, both paid in full). A fence around a ``<tool_call>`` block is unwrapped to the block
+    (the block parsers read it inside the fence; red team ``holdout_r57``: a tutorial's fenced block then ``Should I go
+    ahead and run it?``). Text without a fence or ``<details>`` is returned as is."""
     if "<details" in text.lower():
         text = _details_opened(text)
     if "```" not in text and "~~~" not in text:
         return text
     parts, position = [], 0
     for opening, body, end in _fences_in(text):
+        if "</tool_call>" in body:  # a fence around a block: the block is read wherever it stands (holdout_r57)
+            parts += [text[position:opening.start()], f"\n{body}\n"]
+            position = end
+            continue
         try:
             holds = any(_read_free_text(text[opening.start():end]))
         except ToolCallError:
