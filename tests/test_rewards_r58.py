@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from polyreward.rewards.clinical_reasoning import ClinicalFaithfulness, closing_conclusion, eliminated_choice
+from polyreward.rewards.clinical_reasoning import ClinicalFaithfulness, _set_aside_in_words, closing_conclusion, eliminated_choice
 from polyreward.rewards.crpo import CRPOAccuracy
 from polyreward.rewards.forecast import committed_forecast
 from polyreward.rewards.jaccard import JaccardReward
@@ -288,3 +288,22 @@ def test_settlement_names_its_letter(head, letter, gloss):
 def test_split_is_no_pick_only_for_a_vote(after, score):
     text = f"{THINK}<answer>Magnesium sulfate. \\boxed{{C}} {after}</answer>"
     assert CRPO.score_rollout(text, {"answer": "C", "prompt": PROMPT}).score == score
+
+
+@pytest.mark.parametrize("verdict,aside", [
+    ("phenytoin is inferior to magnesium here.", True), ("is clearly inferior.", True), ("inferior to surgery.", True),
+    # "inferior" as a place is no rank (stop 67: the merged rule had set aside holdout_r57's RCA reference)
+    ("the RCA supplies the inferior wall and the SA/AV nodes, fitting II, III, aVF.", False),
+    ("an inferior STEMI pattern fits.", False),
+])
+def test_inferior_is_a_rank_only_as_a_predicate(verdict, aside):
+    assert _set_aside_in_words(verdict) == aside
+
+
+def test_a_walk_whose_kept_verdict_names_an_inferior_place_concludes_it():
+    options = {"A": "Left anterior descending artery", "B": "Left circumflex artery", "C": "Right coronary artery",
+               "D": "Left main coronary artery"}
+    walk = ("A: the LAD supplies the anterior wall (V1-V4). B: the circumflex supplies the lateral wall (I, aVL, V5-V6). "
+            "C: the RCA supplies the inferior wall and the SA/AV nodes, fitting II, III, aVF and bradycardia. "
+            "D: left main occlusion gives widespread changes and shock.")
+    assert eliminated_choice(walk, options) == "C"
