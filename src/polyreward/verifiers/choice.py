@@ -263,8 +263,10 @@ _JSON_KEY = r'(?:"(?i:final_answer|final|answer|choice|option|selected)"\s*:|(?m
 # opening its sentence: "Everyone's going with C", "I'm not going with C" and "I was going with C" choose nothing)
 _ANCHOR = (
     # a bare "Final:" label, or "Final pick:" ("Final: B (runner-up: A)" picks B, not the line's last letter; "Final: A or
-    # B, leaning B" offers two)
-    r"(?i:\b(?:final\s+answer|final(?:\s+(?:pick|choice|selection|verdict|call|decision))?(?=[^\S\n]*[:：])|"
+    # B, leaning B" offers two), not a bracket's final match-up with its result ("Final: B vs C → C", holdout124: the
+    # round, read by what comes after; "Final: B vs C" with no result stays two options)
+    r"(?i:\b(?:final\s+answer|final(?:\s+(?:pick|choice|selection|verdict|call|decision))?(?=[^\S\n]*[:：])"
+    r"(?![^\S\n]*[:：][^\S\n]*\(?[A-E]\)?[^\S\n]+(?:vs\.?|v\.|versus)[^\S\n]+\(?[A-E]\)?[^\S\n]*(?:→|->|=>|⇒))|"
     # a panel's settled answer labelled as such (holdout124): "Verdict: A.", "Consensus: **A. Thomas Hobbes**"
     r"(?:verdict|" + OWN_CONSENSUS + r")(?=[^\S\n]*(?:\*\*)?[^\S\n]*[:：])|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)(?:\s+(?:here|overall|then))?|answer|"
     # what a vignette asks for, named as the writer's pick (holdout19/20): "Best next step: B", "Most likely diagnosis: C"
