@@ -81,6 +81,7 @@ from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public h
 from polyreward.verifiers.turns import alternates, answer_for_the_question, corrected_when_challenged, later_rounds
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.undecided import undecided
+from polyreward.verifiers.hedging import OWN_CONSENSUS
 from polyreward.verifiers.glued_letters import glued_letters
 from polyreward.verifiers.marked_letters import marked_letter
 from polyreward.verifiers.conditional_letters import answers_under_conditions, conditional_other_letter, reader_picks_masked
@@ -262,8 +263,12 @@ _JSON_KEY = r'(?:"(?i:final_answer|final|answer|choice|option|selected)"\s*:|(?m
 # opening its sentence: "Everyone's going with C", "I'm not going with C" and "I was going with C" choose nothing)
 _ANCHOR = (
     # a bare "Final:" label, or "Final pick:" ("Final: B (runner-up: A)" picks B, not the line's last letter; "Final: A or
-    # B, leaning B" offers two)
-    r"(?i:\b(?:final\s+answer|final(?:\s+(?:pick|choice|selection|verdict|call|decision))?(?=[^\S\n]*[:：])|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)(?:\s+(?:here|overall|then))?|answer|"
+    # B, leaning B" offers two), not a bracket's final match-up with its result ("Final: B vs C → C", holdout124: the
+    # round, read by what comes after; "Final: B vs C" with no result stays two options)
+    r"(?i:\b(?:final\s+answer|final(?:\s+(?:pick|choice|selection|verdict|call|decision))?(?=[^\S\n]*[:：])"
+    r"(?![^\S\n]*[:：][^\S\n]*\(?[A-E]\)?[^\S\n]+(?:vs\.?|v\.|versus)[^\S\n]+\(?[A-E]\)?[^\S\n]*(?:→|->|=>|⇒))|"
+    # a panel's settled answer labelled as such (holdout124): "Verdict: A.", "Consensus: **A. Thomas Hobbes**"
+    r"(?:verdict|" + OWN_CONSENSUS + r")(?=[^\S\n]*(?:\*\*)?[^\S\n]*[:：])|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)(?:\s+(?:here|overall|then))?|answer|"
     # what a vignette asks for, named as the writer's pick (holdout19/20): "Best next step: B", "Most likely diagnosis: C"
     r"(?:best|correct|most\s+(?:likely|appropriate|probable))\s+(?:next\s+|initial\s+|first\s+)?(?:step|diagnosis|treatment|management|"
     r"test|drug|organism|explanation|mechanism|cause|intervention)(?:\s+(?:here|overall))?|"

@@ -26,8 +26,12 @@ SEVERAL = "several options"
 # a label that a letter grades or names: "Confidence grade: B", "Difficulty level: C", "Vitamin C", "Plan B"
 GRADE_BEFORE = re.compile(r"\b(?:grade|graded|score|rating|level|tier|difficulty|confidence|class|category|rank|priority|"
                            r"vitamin|plan|type|stage|group|section|appendix|figure|table)\s*(?:grade|level)?\s*[:=]?\s*\(?\Z", re.IGNORECASE)
-# cut off right after an answer phrase: "the best answer here is option", "my answer would be", "Answer:"
+# cut off right after an answer phrase: "the best answer here is option", "my answer would be", "Answer:", or a choosing
+# verb before the word for an option ("Judge: ... I select option", "the panel votes for option": a verdict cut off
+# before its letter, holdout124)
 CUT_OFF_ANSWER = re.compile(cut_off_after(r"(?:answer|choice|option|pick)\s+(?:here\s+)?(?:is|would\s+be)(?:\s+option)?|is\s+option|"
+                                           r"(?:select|selects|choose|chooses|pick|picks|go\s+with|goes\s+with|vote\s+for|votes\s+for|rule\s+for|rules\s+for)"
+                                           r"\s+(?:the\s+)?(?:option|choice|letter|answer)|"
                                            r"answer\s*(?:\*\*)?\s*:\s*(?:\*\*)?"), re.IGNORECASE)
 # cut off mid-sentence after an answer phrase, an article or a conjunction: an option named by its text alone is no choice
 CUT_OFF_MID_SENTENCE = re.compile(cut_off_after(r"option|choice|answer(?:\s+is)?|would\s+be|" + DANGLING_WORDS), re.IGNORECASE)

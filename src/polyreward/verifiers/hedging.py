@@ -125,6 +125,18 @@ _ANSWER_DOUBT = re.compile(
 #   sarcasm        "yeah, right", "and pigs fly", "said no one ever" (the last one is read as a report)
 #   other tongues  "pas sûr", "nicht sicher", "no estoy seguro", "não tenho certeza", "non sono sicuro", "не уверен",
 #                  "不确定", "没把握", "自信がない", and "I don't know": "no lo sé", "je ne sais pas", "weiß nicht", "не знаю"
+# the public whose consensus is hearsay, not the writer's panel ("Forum consensus: 120")
+PUBLIC_SOURCES = ("forum", "online", "internet", "web", "reddit", "community", "public", "popular", "crowd")
+# a consensus label that is the writer's own: not after one of PUBLIC_SOURCES (for a reader with no clause to search)
+OWN_CONSENSUS = "".join(rf"(?<!{word}\s)" for word in PUBLIC_SOURCES) + "consensus"
+# what follows "consensus" when it labels the settled answer: an optional "answer" / "verdict" / "decision" and a short
+# count in brackets, then a colon ("Consensus:", "Consensus answer (2 of 3):", "**Consensus:**") -- a heading, the writer's
+# conclusion of the panel, agents or samples it wrote out (holdout124); "the consensus is C" stays others' vote, and so
+# does a public's consensus under any form ("Forum consensus: 120", "the online consensus")
+CONSENSUS_LABEL_AFTER = (r"(?:\s+(?:answer|verdict|decision|pick|choice))?(?:\s*\([^()\n]{1,30}\))?\s*(?:\*\*)?\s*[:：]"
+                         # (a clause cut at the label's own word: "Consensus answer", or "Consensus " before the
+                         # "answer:" an option reader anchors on)
+                         r"|(?:\s+(?:answer|verdict|decision|pick|choice))?\s*(?<=\s)\Z")
 IDIOM_DOUBT = re.compile(
     r"\b(?:reportedly|purportedly|ostensibly|rumou?r(?:s|ed)?\b(?:\s+has\s+it)?|hypothetical\w*|"
     # "hearsay" as the answer's source ("it's just hearsay", "(hearsay)", "based on hearsay"), not the legal term a
@@ -148,8 +160,11 @@ IDIOM_DOUBT = re.compile(
     r"take\s+it\s+or\s+leave\s+it|who\s+(?:knows|can\s+say)|bet\s+(?:the\s+(?:farm|house)|(?:your|my)\s+life)|mileage\s+may\s+vary|ymmv|"
     r"off\s+the\s+top\s+of\s+my\s+head|offhand|more\s+or\s+less|roughly(?=\s*(?:speaking\b|[.,;!?)]))|(?<=,\s)roughly(?=\s*\Z)|if\s+(?:that|this|it)\s+makes\s+(?:any\s+)?sense|"
     # "consensus" as others' vote ("the consensus is C"), not a named body's consensus cited as a source ("As the ADA
-    # consensus puts it, ...", "the consensus statement recommends ..."; red team holdout_r40)
-    r"meh|(?<!(?-i:[A-Z]{2})\s)consensus(?!\s+(?:statements?|guidelines?|reports?|documents?|recommendations?|criteria|definitions?|conference)\b)|"
+    # consensus puts it, ...", "the consensus statement recommends ..."; red team holdout_r40), nor the label heading the
+    # settled answer of a panel the writer ran ("Consensus: B", "Panel consensus: the maximum is $3$", "Consensus answer
+    # (2 of 3): 42": CONSENSUS_LABEL_AFTER, holdout124)
+    r"meh|(?<!(?-i:[A-Z]{2})\s)consensus(?!\s+(?:statements?|guidelines?|reports?|documents?|recommendations?|criteria|definitions?|conference)\b"
+    r"|" + CONSENSUS_LABEL_AFTER + r")|(?:" + "|".join(PUBLIC_SOURCES) + r")\s+consensus|"
     r"50\s*/\s*50(?!\s*=)|50-50)\b"
     r"|(?:n't|\bnot|\bnever|\bunable\s+to)\s+(?:\w+\s+)?(?:finish|complete|reproduce|replicate|prove|derive|justify|get\s+(?:around\s+)?to)\w*\b"
     # "Preliminary:", "Placeholder:": a provisional heading (a colon ends no word, so outside the \b group above)
