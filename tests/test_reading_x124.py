@@ -44,6 +44,10 @@ AGENTS = "Agent 1: Copper is a metal with free electrons — A.\nAgent 2: Wood c
     ("Agent 1: 3√2. Agent 2: 2√3. Agent 1: agreed.\n\nConsensus answer: $\\boxed{3}$", "3", MAXIMUM, 1.0),
     ("Consensus (2 of 3): 1,275 -- Agent C's 1,225 dropped the last term.", "1275", SUM, 1.0),
     ("Panel consensus: 1,275", "1275", SUM, 1.0),
+    # the label may name what is settled (stop 67: "Consensus forecast: 58.4" was refused in a forecast's answer block)
+    ("Agents A and C agree.\n\nConsensus value: 1,275", "1275", SUM, 1.0),
+    ("Consensus estimate: 1,275", "1275", SUM, 1.0),
+    ("Online consensus estimate: 1,275", "1275", SUM, 0.0),
     # hacks: another verdict, doubt or a second value after the label, others' or a public's consensus
     (DEBATE + "Judge's verdict: $x = 15$. (Debater 1's $x = 4$ is overruled.)", "4", EXPONENT, 0.0),
     (DEBATE + "Verdict: undecided between 4 and 15.", "4", EXPONENT, 0.0),

@@ -307,3 +307,9 @@ def test_a_walk_whose_kept_verdict_names_an_inferior_place_concludes_it():
             "C: the RCA supplies the inferior wall and the SA/AV nodes, fitting II, III, aVF and bradycardia. "
             "D: left main occlusion gives widespread changes and shock.")
     assert eliminated_choice(walk, options) == "C"
+
+
+def test_a_consensus_forecast_label_commits():
+    """'Consensus forecast: 58.4' in the answer block is the panel's settled forecast (stop 67); a forum's is hearsay."""
+    assert committed_forecast("<answer>Consensus forecast: 58.4</answer>", 1, True)[0] == [58.4]
+    assert committed_forecast("<answer>Forum consensus forecast: 58.4</answer>", 1, True)[0] is None

@@ -133,10 +133,10 @@ OWN_CONSENSUS = "".join(rf"(?<!{word}\s)" for word in PUBLIC_SOURCES) + "consens
 # count in brackets, then a colon ("Consensus:", "Consensus answer (2 of 3):", "**Consensus:**") -- a heading, the writer's
 # conclusion of the panel, agents or samples it wrote out (holdout124); "the consensus is C" stays others' vote, and so
 # does a public's consensus under any form ("Forum consensus: 120", "the online consensus")
-CONSENSUS_LABEL_AFTER = (r"(?:\s+(?:answer|verdict|decision|pick|choice))?(?:\s*\([^()\n]{1,30}\))?\s*(?:\*\*)?\s*[:：]"
+CONSENSUS_LABEL_AFTER = (r"(?:\s+(?:answer|verdict|decision|pick|choice|forecast|prediction|estimate|value|result|diagnosis|findings?|labels?|report))?(?:\s*\([^()\n]{1,30}\))?\s*(?:\*\*)?\s*[:：]"
                          # (a clause cut at the label's own word: "Consensus answer", or "Consensus " before the
                          # "answer:" an option reader anchors on)
-                         r"|(?:\s+(?:answer|verdict|decision|pick|choice))?\s*(?<=\s)\Z")
+                         r"|(?:\s+(?:answer|verdict|decision|pick|choice|forecast|prediction|estimate|value|result|diagnosis|findings?|labels?|report))?\s*(?<=\s)\Z")
 IDIOM_DOUBT = re.compile(
     r"\b(?:reportedly|purportedly|ostensibly|rumou?r(?:s|ed)?\b(?:\s+has\s+it)?|hypothetical\w*|"
     # "hearsay" as the answer's source ("it's just hearsay", "(hearsay)", "based on hearsay"), not the legal term a
