@@ -134,7 +134,8 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout42", "base_words", "11 = 8 + 2 + 1 = 1·2³ + 0·2² + 1·2 + 1.\n"),
     ("holdout45", "answer_with_converted_unit_aside", "The movie lasts **150 minutes** (2 h 30 "),
     ("holdout46", "ascii_table_one_answer_row", "+----------+-------------------+\n| Step "),
-    ("holdout46", "limerick_letter_committed", "A search that would cut things in two\nea"),
+    # (holdout46's limerick "... so C ends my rhyme, / and C is my answer to you." is paid since holdout123: a letter as the
+    #   subject of an answer noun, "C is my answer", is affirmed; tests/test_reading_x123.py)
     # (holdout35's "**TL;DR (corrected): B**" after "**Final answer: A**" is paid since holdout102: a summary label on the
     #   last line is an answer label, registers.SUMMARY_ANCHOR, tests/test_reading_x102.py)
     # (holdout31's "Therefore, the answer is D: O(n^2)." is paid since #32's wgen: "O(" is no Spanish "o",

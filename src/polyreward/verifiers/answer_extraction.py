@@ -64,7 +64,7 @@ from polyreward.verifiers.negation_words import CONTRAST_WORDS
 from polyreward.verifiers.not_a_value import CUT_OFF_QUALIFYING, DANGLING_WORDS, cut_off_after, cut_off_pausing, measured_from, unfilled_answer_line
 from polyreward.verifiers.later_summary import summary_before_other, summary_concludes_other
 from polyreward.verifiers.answer_forms import (
-    AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, RECORD_ANSWER_LINE, form_withholds, answer_fields_disagree, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD,
+    AFFIRMING_ADVERB, ANSWER_SUBJECT_COPULA, EXPLANATION_OPENS, JSON_ANSWER_KEY, RECORD_ANSWER_LINE, form_withholds, answer_fields_disagree, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD,
     PART_OF_A_NUMBER, STATED_IN_WORDS, TO_THE_READER, closing_words_value, counted_items_cut, json_scalar, json_value, money_in_two_units, stated_number_words,
     top_level_equals)  # noqa: F401 (json_scalar: public here)
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
@@ -176,6 +176,7 @@ def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
     own final answer (its last math, expression or number), as Math-Verify's extraction does.
     """
     segment = cut_reason_aside(segment.lstrip())
+    segment = ANSWER_SUBJECT_COPULA.sub("", segment, count=1)  # "Answer: it's 102", "Answer: I'm 53!" (holdout123)
     segment = AFFIRMING_ADVERB.sub("", segment, count=1)  # "the answer is indeed 12" (holdout31)
     bold_end = segment.find("**")
     if (0 < bold_end < 120 and re.search(r"\d", segment[:bold_end]) and "\n" not in segment[:bold_end]
@@ -788,13 +789,18 @@ def _extract_from_line(text: str) -> Extracted | None:
 _HEADS_A_LIST = re.compile(r"[^\S\n]*[A-Za-z]*[^\S\n]*(?::|,[^\S\n]*(?:namely|i\.e\.|that[^\S\n]+is)\b)")
 
 
+# a word of a closing line: a run of text holding a letter or a digit (an emoji or a dash standing alone is none)
+_WORD_TOKEN = re.compile(r"[^\s\w]*\w\S*")
+
+
 def _without_closing_words(window: str) -> str:
     """``window`` without a last line of a few words (24 to the reader) that holds no value ("Hope this helps!", "Let me
     know if you have questions."; holdout26), when a line before it holds a number. What decides commitment still reads it."""
     cut = window.rfind("\n")
     line = window[cut + 1:]
     note = instruction_note(line)  # "Safety: ... never give IV push." (holdout55): a note of care, any length
-    if cut < 0 or len(line.split()) > (24 if TO_THE_READER.search(line) else 8) and not note or re.search(r"[\d\\$]", line) or not re.search(r"\d", window[:cut]):
+    # (an emoji is no word: "(Sorry, the meter got away from me there 😅)" is eight words; holdout123)
+    if cut < 0 or len(_WORD_TOKEN.findall(line)) > (24 if TO_THE_READER.search(line) else 8) and not note or re.search(r"[\d\\$]", line) or not re.search(r"\d", window[:cut]):
         return window
     stated = STATED_IN_WORDS.search(line)  # "... is forty-two.", not "That is a brisk pace." (holdout73)
     if (_WORD_ANSWER.search(line) is not None or number_from_words(line.strip(" .!")) is not None

@@ -192,6 +192,12 @@ RECORD_ANSWER_LINE = re.compile(r"""^[ \t{,]*["']?(?:final[ _]?answer|answer|cho
 AFFIRMING_ADVERB = re.compile(r"\A(?:indeed|definitely|clearly|(?:almost\s+)?certainly|(?:almost\s+)?surely|truly|really|simply|exactly|precisely|still)[^\S\n]+(?=[-−+$\\\d(])",
                                re.IGNORECASE)
 
+# a subject pronoun and its copula opening the span after an answer phrase, the value right after them: "Answer: it's
+# 102", "Answer: It is 102.", "Answer: That's 102!", a riddle's "Answer: I'm 53!" (holdout123) -- the sentence's frame,
+# not part of the value; a word between ("it's not 102", "it's about 100") keeps the frame, so it is read as before
+ANSWER_SUBJECT_COPULA = re.compile(r"\A(?:it|that|this|I|we)(?:['’](?:s|m|re)|[^\S\n]+(?:is|am|are|was))[^\S\n]+(?=[-−+$\\\d(])",
+                                   re.IGNORECASE)
+
 # a word that goes on a number rather than counting things: "one half", "two thirds", "five squared", "three hundred"
 PART_OF_A_NUMBER = re.compile(r"(?:halves|half|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?|"
                                r"hundredths?|thousandths?|percent|squared|cubed|dozens?|hundreds?|thousands?|millions?|billions?|"

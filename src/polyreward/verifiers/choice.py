@@ -71,7 +71,7 @@ from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.span_corrections import corrected_answer_line, corrected_value
 from polyreward.verifiers.tags import strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_words import DENIED_OTHER_TAIL, FOREIGN_AFFIRMED, FOREIGN_ANCHOR
-from polyreward.verifiers.registers import AFFIRMED_THEN_GLOSS, AFFIRMING_EMOJI, CERTAIN_TAIL, LEGAL_ANCHOR, SUMMARY_ANCHOR
+from polyreward.verifiers.registers import AFFIRMED_THEN_GLOSS, AFFIRMING_EMOJI, CERTAIN_TAIL, DECORATIVE_EMOJI, LEGAL_ANCHOR, SUMMARY_ANCHOR
 from polyreward.verifiers.choice_keys import final_names_no_option, flashcard_answer, glossed_as_another_option, key_alternatives, key_label_pattern
 from polyreward.verifiers.double_negation import cancelled
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
@@ -277,8 +277,10 @@ _ANCHOR = (
     # "the option I would pick is B" -- the speaker's pick, beside another voice's ("The textbook answer is (A).")
     r"(?:answer|option|choice|letter)\s+(?:that\s+)?i(?:'d|'ll|\s+would|\s+will)?\s+(?:actually\s+|really\s+|personally\s+)?"
     r"(?:give|pick|choose|select|mark|circle|put\s+down|go\s+with)(?:[^\S\n]+(?:on|in|for|at)[^\S\n]+[^\n.;:,!?]{1,30}?)?(?=\s+(?:is|would\s+be)\b)|"
-    # a revision to the letter (holdout_r43): "On reflection I'd change my answer to D: ...", "I'll switch to B"
-    r"i(?:'d|'ll|\s+would|\s+will)?\s+(?:change|switch)\s+(?:my\s+(?:answer|choice|pick)\s+)?to|(?:(?:i'm|i\s+am|we're|we\s+are)\s+going|(?:(?<=[.!?\n]\s)|(?<=[.!?\n])|(?<![\s\S]))going)\s+with|(?:so|thus|hence|therefore)\s+it(?:'s|\s+is)|"
+    # a revision to the letter (holdout_r43): "On reflection I'd change my answer to D: ...", "I'll switch to B"; a
+    # conclusion or a confirmation opening its sentence before "it's": "so it's D", "Teacher: Correct, it's D -- Pavlov."
+    # (holdout123; "If any option is right, it's C -- but ..." confirms nothing)
+    r"i(?:'d|'ll|\s+would|\s+will)?\s+(?:change|switch)\s+(?:my\s+(?:answer|choice|pick)\s+)?to|(?:(?:i'm|i\s+am|we're|we\s+are)\s+going|(?:(?<=[.!?\n]\s)|(?<=[.!?\n])|(?<![\s\S]))going)\s+with|(?:so|thus|hence|therefore|(?:(?<=[.!?:\n]\s)|(?<=[.!?:\n])|(?<![\s\S]))(?:yes|yep|correct|right|exactly|indeed)[,!])\s+it(?:'s|\s+is)|"
     r"(?:confident|sure|certain|convinced)\s+(?:that\s+)?it(?:'s|\s+is)|"  # "I'm fairly confident it's B" (doubt: qualified)
     r"(?:the\s+)?" + LEGAL_ANCHOR + "|" + SUMMARY_ANCHOR + "|"  # "The better view is C", "TL;DR: B" (registers)
     r"it\s+(?:must|has\s+to|can\s+only|should)\s+be)"
@@ -296,15 +298,16 @@ _ANCHOR = (
 _AFFIRMING_TAIL = (r"(?:,?\s(?i:lol|lmao|haha\w*|obviously|clearly|definitely|for\s+sure|ofc|of\s+course|then|final(?:ly)?|"
                    r"imo|tbh|it\s+is|it\s+(?:has\s+to|must)\s+be|no\s+doubt(?:\s+about\s+it)?|without\s+(?:a\s+)?doubt|no\s+question|hands\s+down|"
                    r"fr|for\s+real|no\s+cap))?" + CERTAIN_TAIL + AFFIRMING_EMOJI)  # (registers: "it's E fr 😤", "C -- I'm quite sure of it")
-_AFFIRMING_TAIL_TO_END = re.compile(DENIED_OTHER_TAIL + _AFFIRMING_TAIL + r"(?:\s*[.!])?\s*\Z")  # "A rather than B." (holdout64)
+_AFFIRMING_TAIL_TO_END = re.compile(DENIED_OTHER_TAIL + _AFFIRMING_TAIL + r"(?:\s*[.!])?" + DECORATIVE_EMOJI + r"\s*\Z")  # "A rather than B." (holdout64), "C! 🎵"
 
 
 def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
     token = _letter_token(letters)
     anchor = _ANCHOR
     # "(B) is right", "B is most likely correct", "B must be correct" (a hedge is read after the predicate: "B is correct, or maybe C")
+    # the letter as the subject of an answer noun, as a verse or a chat puts it: "So C is the choice to be made!", "B is my pick" (holdout123)
     affirmed = (r"(?P<said>\s+(?:is|would\s+be|seems|must\s+be|should\s+be)\s+(?i:(?:most\s+likely|likely|probably|clearly|definitely|certainly|"
-                r"surely|indeed|obviously)\s+)?(?:the\s+)?(?i:right|correct|best|true|answer)\b|" + FOREIGN_AFFIRMED + ")")  # (choice_words)
+                r"surely|indeed|obviously)\s+)?(?:(?i:the|my|our)\s+)?(?i:right|correct|best|true|answer|choice|pick)\b|" + FOREIGN_AFFIRMED + ")")  # (choice_words)
     return [
         ("anchor", re.compile(anchor + r"[\s*:=\-–—]*(?:(?i:option|choice)[\s*]*)?" + token)),  # "Answer — C." (holdout16)
         ("affirmed", re.compile(r"(?<![\w'])" + _letter_token(letters, affirmed))),

@@ -92,6 +92,8 @@ _NEGATED_AFTER = re.compile(
     # exception is E"); (holdout114) "5 isn't my final answer"
     r"(?:the\s+|a\s+|an\s+|my\s+|our\s+)?(?:correct\s+|right\s+|final\s+|best\s+)?(?:answer|option|choice|solution|exception|it|true|valid|right|correct|possible)\b"
     # "so B is out": eliminated (holdout116; "is out of" is a range or a total, "out of the question" is read too)
+    # the same verdict elliptical, after a comma or a dash: "silver is Ag, not ours", "Sirius -- not the one" (holdout123)
+    r"|\A[^\S\n]*(?:,|[—–]|--)[^\S\n]*not[^\S\n]+(?:ours|mine|this\s+one|the\s+one|(?:my|our|the)\s+(?:answer|pick|choice))\b"
     r"|\A[\s.,:;]*(?:is|was|are|would\s+be|seems|looks)\s+(?:wrong|incorrect|false|a\s+mistake|ruled\s+out|eliminated|excluded|impossible|"
     r"out(?!\s+of\b)|out\s+of\s+the\s+question)\b"
     # "45 works; 42 does not.", "Checked 42: invalid.", "| 42 | rejected |": a verdict on the value in its own clause or cell

@@ -79,6 +79,13 @@ SUMMARY_ANCHOR = r"(?:tl;?[^\S\n]?dr|bottom[^\S\n]+line|in[^\S\n]+short(?=[^\S\n
 CERTAIN_TAIL = (r"(?:\s*[,;:\u2014\u2013-]+\s*(?i:(?:and|so)\s+)?(?i:(?:on\s+(?:reflection|second\s+thought)|honestly|in\s+fact|now|yes)\W+)?"
                 r"(?i:(?:I'm|I\s+am|we're|we\s+are)\s+" + _DEGREE + r"(?:sure|certain|confident|positive)(?:\s+(?:of|about)\s+(?:it|that|this))?))?")
 AFFIRMING_EMOJI = r"(?:\s*[😤💪✅🔥👍💯😎🎯✔👌🙌])*"
+# the pictographs a verse, a song or a chat closes a line with -- objects, food, animals, nature, music, transport,
+# flags: "sing it with me: C! 🎵", "Me answer be C! 🏴‍☠️", "B 🐝" (holdout123). They carry no attitude to the answer,
+# so they close it as a full stop does; faces, hands and marks (🤔, 😬, 🤷, ❌, ❓, 🚫, ⚠) are not among them: they
+# are read as doubt or denial where they stand
+DECORATIVE_EMOJI = (r"(?:\s*[\U0001F300-\U0001F43F\U0001F451-\U0001F58F\U0001F680-\U0001F6AA\U0001F6AC-\U0001F6FF"
+                    r"\U0001F980-\U0001F9CF\U0001F9E0-\U0001F9FF\u2600\u2620\u266A-\u266C\u2728\u2764\u2B50]"
+                    r"(?:[\ufe0f\u200d][\u2600-\u27BF\U0001F300-\U0001F9FF]?)*)*")
 
 
 # a letter's commitment stated right after it, then a dash or colon and its explanation ("It's B, no doubt about it —
