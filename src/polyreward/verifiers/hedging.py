@@ -307,9 +307,11 @@ _ERROR_CONDITION = re.compile(
 # this item is \\boxed{C}", "Students' classic trap here would be 46"), or as the instance of a format ("Write your
 # choice in the format \\boxed{D}"): a tutor names it so as not to give it. Structural: a determiner or possessive, at
 # most two modifiers, a fault noun, words that hold no verb of being, then the copula right before the answer.
+# the rest of such a subject (words that hold no verb of being), then its copula right before the answer
+_COPULA_AFTER_SUBJECT = (r"(?:[ \t]+(?!(?:is|are|was|were|would|might|could|will)\b)[\w'’-]+){0,6}"
+                         r"[ \t]+(?:is|was|would\s+be|might\s+be|could\s+be)")
 _NAMED_AS_FAULT_OR_FORMAT = re.compile(
-    r"(?:\b(?:an?|the|one|this|that|their|our|its|[^\W\d_]+['’]s?)\s+(?:[\w-]+\s+){0,2}?" + FAULT_NOUN +
-    r"(?:[ \t]+(?!(?:is|are|was|were|would|might|could|will)\b)[\w'’-]+){0,6}[ \t]+(?:is|was|would\s+be|might\s+be|could\s+be)"
+    r"(?:\b(?:an?|the|one|this|that|their|our|its|[^\W\d_]+['’]s?)\s+(?:[\w-]+\s+){0,2}?" + FAULT_NOUN + _COPULA_AFTER_SUBJECT +
     r"|\b(?:the|this|that|following)\s+format(?:\s+(?:of|like|as))?)[\s$*(:]*\Z",
     re.IGNORECASE,
 )
@@ -320,8 +322,7 @@ _NAMED_AS_FAULT_OR_FORMAT = re.compile(
 # sentence calls it right ("The most common answer is 42, and it is correct.")
 _CROWD_ANSWER = re.compile(
     r"\b(?:an?|the|one|this|that|their|its)\s+(?:[\w-]+\s+){0,2}?(?:common|popular|frequent|tempting|naive|naïve|intuitive|"
-    r"knee-jerk|gut)\s+(?:answers?|responses?|guess(?:es)?|picks?|choices?)(?:[ \t]+(?!(?:is|are|was|were|would|might|could|"
-    r"will)\b)[\w'’-]+){0,6}[ \t]+(?:is|was|would\s+be|might\s+be|could\s+be)[\s$*(:]*\Z",
+    r"knee-jerk|gut)\s+(?:answers?|responses?|guess(?:es)?|picks?|choices?)" + _COPULA_AFTER_SUBJECT + r"[\s$*(:]*\Z",
     re.IGNORECASE,
 )
 _CALLED_RIGHT_AFTER = re.compile(r"[^.;!?\n]{0,80}?\b(?:right|correct)\b", re.IGNORECASE)
