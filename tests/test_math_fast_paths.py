@@ -37,8 +37,8 @@ FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCh
 def normalise_long(text: str, collapse_space: bool = True) -> str:
     """``reading.normalise`` with every substitution run, in its order (the path without the shortcuts)."""
     text = reading.overprinted(text)  # backspaces and carriage returns applied (holdout_r54)
-    if collapse_space:  # prose: an HTML entity is the character it shows
-        text = reading.rendered_entities(text)
+    if collapse_space:  # prose: an HTML entity is the character it shows, an HTML superscript the one it shows
+        text = reading.rendered_superscripts(reading.rendered_entities(text))
     text = reading._RIGHT_TO_LEFT_RUN.sub(reading._shown_order, text)
     text = reading._STRUCK_CHARACTER.sub("", text)
     text = reading._BLANK_LETTER.sub(" ", text)
@@ -46,7 +46,9 @@ def normalise_long(text: str, collapse_space: bool = True) -> str:
     text = reading._TURNED_RUN.sub(reading._upright, text)
     text = "".join(ch for ch in text if ch.isascii() or unicodedata.category(ch) != "Cf")
     # a vector's angle brackets read as LaTeX's before NFKC (holdout85), a subscript base read (holdout96)
-    text = reading._INVISIBLE.sub("", reading._nfkc_keeping_math(reading.subscript_bases(text.translate(reading.ANGLE_BRACKETS))))
+    # a circled letter is a bracketed label (holdout_r56), a negative enclosed capital its letter (holdout122)
+    text = text.translate(reading.CIRCLED_LETTERS).translate(reading.ANGLE_BRACKETS).translate(reading._ENCLOSED_CAPITALS)
+    text = reading._INVISIBLE.sub("", reading._nfkc_keeping_math(reading.subscript_bases(text)))
     text = reading._spaced_cjk(text)
     text = reading._WORD.sub(reading._map_lookalikes, text)
     text = reading._TRUE_MINUS.sub("-", reading._MINUS_BEFORE_DIGIT.sub("-", text))
@@ -81,6 +83,8 @@ WORDS = ["0r", "n0t", "w41t", "wr0ng", "4ctually", "x2", "2x", "b0x", "1s", "or"
 @example("\\*", True)  # an escaped markdown mark (broken_markup, holdout82): the long path reads it too
 @example("\u2329 3, 4 \u232a", True)  # angle brackets (holdout85): the long path lacked their step until stop 59
 @example("101\u2082 &amp; 7 \u3008x\u3009", True)  # a subscript base (holdout96), an entity, CJK brackets
+@example("\U0001f170 \u24b8 x<sup>2</sup>", True)  # enclosed and circled letters, a superscript (found by CI, stop 67)
+@example("\U0001f170", False)
 def test_normalise_shortcuts_equal_the_long_path(text, collapse_space):
     assert reading.normalise(text, collapse_space) == normalise_long(text, collapse_space)
 
