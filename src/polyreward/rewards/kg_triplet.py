@@ -288,7 +288,7 @@ def without_superseded_drafts(report: str) -> str:
     is read as a structure's key is (:func:`.record_fields.heading_stage`); a draft with no final after it, and lines
     headed by neither ("Reader A:", "Reader B:"), are read as written. A draft's line runs to the next headed line."""
     heads = list(_HEADED_LINE.finditer(report))
-    stages = [heading_stage(head.group("head"), prose=True) for head in heads]
+    stages = [heading_stage(head.group("head")) for head in heads]
     if "final" not in stages:
         return report
     last_final = len(stages) - 1 - stages[::-1].index("final")

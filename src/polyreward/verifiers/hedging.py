@@ -129,14 +129,15 @@ _ANSWER_DOUBT = re.compile(
 PUBLIC_SOURCES = ("forum", "online", "internet", "web", "reddit", "community", "public", "popular", "crowd")
 # a consensus label that is the writer's own: not after one of PUBLIC_SOURCES (for a reader with no clause to search)
 OWN_CONSENSUS = "".join(rf"(?<!{word}\s)" for word in PUBLIC_SOURCES) + "consensus"
-# what follows "consensus" when it labels the settled answer: an optional "answer" / "verdict" / "decision" and a short
-# count in brackets, then a colon ("Consensus:", "Consensus answer (2 of 3):", "**Consensus:**") -- a heading, the writer's
-# conclusion of the panel, agents or samples it wrote out (holdout124); "the consensus is C" stays others' vote, and so
+# what follows "consensus" when it labels the settled answer: an optional noun of what it settles (_SETTLED_NOUN:
+# "answer", "verdict", "forecast", ...) and a short count in brackets, then a colon ("Consensus:", "Consensus answer
+# (2 of 3):", "**Consensus:**") -- a heading, the writer's conclusion of the panel, agents or samples it wrote out (holdout124); "the consensus is C" stays others' vote, and so
 # does a public's consensus under any form ("Forum consensus: 120", "the online consensus")
-CONSENSUS_LABEL_AFTER = (r"(?:\s+(?:answer|verdict|decision|pick|choice|forecast|prediction|estimate|value|result|diagnosis|findings?|labels?|report))?(?:\s*\([^()\n]{1,30}\))?\s*(?:\*\*)?\s*[:：]"
+_SETTLED_NOUN = r"(?:\s+(?:answer|verdict|decision|pick|choice|forecast|prediction|estimate|value|result|diagnosis|findings?|labels?|report))?"
+CONSENSUS_LABEL_AFTER = (_SETTLED_NOUN + r"(?:\s*\([^()\n]{1,30}\))?\s*(?:\*\*)?\s*[:：]"
                          # (a clause cut at the label's own word: "Consensus answer", or "Consensus " before the
                          # "answer:" an option reader anchors on)
-                         r"|(?:\s+(?:answer|verdict|decision|pick|choice|forecast|prediction|estimate|value|result|diagnosis|findings?|labels?|report))?\s*(?<=\s)\Z")
+                         r"|" + _SETTLED_NOUN + r"\s*(?<=\s)\Z")
 IDIOM_DOUBT = re.compile(
     r"\b(?:reportedly|purportedly|ostensibly|rumou?r(?:s|ed)?\b(?:\s+has\s+it)?|hypothetical\w*|"
     # "hearsay" as the answer's source ("it's just hearsay", "(hearsay)", "based on hearsay"), not the legal term a

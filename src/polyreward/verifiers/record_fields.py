@@ -186,18 +186,24 @@ _STATUS_KEY = re.compile(r"(?:^|_)(?:status|state|sign(?:ed)?|sign_off|verdict|v
 
 def stage(f: Field) -> str:
     """``draft``, ``final`` or "" by the words of the field's key (module docstring)."""
-    return heading_stage(" ".join(f.words))
+    return _stage_of(set(f.words), _DRAFT_WORDS)
 
 
-def heading_stage(heading: str, prose: bool = False) -> str:
-    """``draft``, ``final`` or "" by the words of a key or a prose heading: "Attending final:" and "Final report
-    (after MDT review):" are final, "Resident preliminary read:" and "Draft (agent 1):" draft, "Reader B:" neither.
-    In a ``prose`` heading "first" is an ordinal of what the line is about ("First rib: ...", "First film: ..."),
-    no stage."""
-    words = set(re.findall(r"[a-z]+", heading.lower()))
+def heading_stage(heading: str) -> str:
+    """``draft``, ``final`` or "" by the words of a prose heading, as :func:`stage` reads a key's: "Attending final:"
+    and "Final report (after MDT review):" are final, "Resident preliminary read:" and "Draft (agent 1):" draft,
+    "Reader B:" neither. "first" is no stage here but an ordinal of what the line is about ("First rib: ...",
+    "First film: ...")."""
+    return _stage_of(set(re.findall(r"[a-z]+", heading.lower())), _HEADING_DRAFT_WORDS)
+
+
+_HEADING_DRAFT_WORDS = _DRAFT_WORDS - {"first"}
+
+
+def _stage_of(words: set[str], draft_words: frozenset[str]) -> str:
     if words & _FINAL_WORDS:
         return "final"
-    if words & (_DRAFT_WORDS - {"first"} if prose else _DRAFT_WORDS):
+    if words & draft_words:
         return "draft"
     return ""
 
