@@ -688,7 +688,8 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     last = _LIST_NUMBER.sub("", last, count=1)  # "4. Conclusion: A." (a numbered reasoning's last item)
     if (choice := _SPEAKER_CHOICE_OPENER.match(last) or _COLON_CONCLUSION.match(last)) and not _NEGATION.search(
             _FRONTED_ADJUNCT.sub("", last, count=1)) and not (  # "With no cough ..., the picture is viral: B." (holdout_r44)
-            choice.re is _COLON_CONCLUSION and _CONDITION_WORD.search(last[:choice.end()])):  # "Consensus, if ...: C."
+            choice.re is _COLON_CONCLUSION and (_CONDITION_WORD.search(last[:choice.end()])  # "Consensus, if ...: C."
+                                                or qualified(last, choice.end(), len(last.rstrip(" .!*_)"))))):  # "Hard to say: C."
         named = _named_options(re.split(r"[,(]", last[choice.end():], maxsplit=1)[0], options)
         return next(iter(named)) if len(named) == 1 else None
     if (settled := _SETTLED.match(last)) and not _NEGATION.search(last) and not _CONDITION_WORD.search(last):

@@ -64,7 +64,9 @@ OWN_CLAUSE_END = scanned(re.compile(ABBREVIATION_GUARD + r"(?<!\d)\.(?!\d)|[!?;\
 WORDS = re.compile(r"[A-Za-z]+")
 WRITER = re.compile(
     r"\b(?:I|I'm|I'd|I've|me|my|we|we're|we've|our|this|that|answer|result|solution|value|estimate|calculation|derivation)\b"
-    r"|\A[\W_]*(?:(?:but|though|although|and|just|still|honestly|to\s+be\s+honest|frankly)\W+)*\Z",
+    # ... or no subject at all, an auxiliary at most ("Can not be certain: A.", "Still can't say for sure")
+    r"|\A[\W_]*(?:(?:but|though|although|and|just|still|honestly|to\s+be\s+honest|frankly)\W+)*"
+    r"(?:(?:can|could|would|will|do|does|did|may|might|must|should)\s+)?\Z",
     re.IGNORECASE,
 )
 CHECK = re.compile(r"[\d)}]\s*=|(?<!not\s)\b(?:check(?!ers?\b)\w*|double-check\w*|verif(?:y|ied|ying)|confirm\w*|substitut\w*|plug\w*)\b", re.IGNORECASE)

@@ -111,8 +111,9 @@ _NEGATED_AFTER = re.compile(
 )
 # "41 or 42", "A or option C", "x = 2 or x = 3", "A/C": another candidate joined to this one
 _CANDIDATE = r"[\s$*(\[{]*(?:\\(?:boxed|text|textbf|mathbf|frac|sqrt|dfrac)\b|[-−+]?\.?\d|(?:option\s+|choice\s+|(?:la|el|le|die|a|o)\s+(?=(?-i:[A-Z])(?![A-Za-z])))?[A-Za-z](?![A-Za-z])|yes\b|no\b|maybe\b)"  # "o tal vez la C" (an article)
+# ("It can't be anything else: 42": "else" after "anything" / "nothing" offers no other candidate)
 _HEDGED_BEFORE = re.compile(
-    r"(?:\b(?:" + OR_WORDS + r"|either|otherwise|else|alternatively)|/|" + OR_UNSPACED + "|" + OTHERWISE_WORDS + r")(?:\s+(?:maybe|possibly|perhaps|option|choice|answer|[A-Za-z](?:\s*=)?))*[,:]?\s*\Z",
+    r"(?:\b(?:" + OR_WORDS + r"|either|otherwise|(?<!\banything\s)(?<!\bnothing\s)else|alternatively)|/|" + OR_UNSPACED + "|" + OTHERWISE_WORDS + r")(?:\s+(?:maybe|possibly|perhaps|option|choice|answer|[A-Za-z](?:\s*=)?))*[,:]?\s*\Z",
     re.IGNORECASE,
 )
 # ... and "or" in the languages a policy switches to: "B... o tal vez D", "42 ou 45", "C oder vielleicht D", "7 или 8" (after the answer not glued to a bracket: "D: O(n^2)" is no Spanish "o")

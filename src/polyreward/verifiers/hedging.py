@@ -96,7 +96,7 @@ _DOUBT = re.compile(
     # "hard to say", "a coin flip", "provisional", "the sanity check failed": the same class, said another way
     r"(?:hard|difficult|impossible|tough)\s+to\s+(?:say|tell|know|call|be\s+sure)|coin[\s-]?(?:flip|toss)|toss-?up|"
     r"fifty-fifty|provisional\w*|check\w*\s+(?:failed|fails)|failed\s+(?:the\s+|my\s+)?(?:sanity\s+)?check)\b"
-    r"|(?:\bnot|\bcannot|n't|\bnever|\bno\s+longer)\s+(?:\S+\s+){0,2}(?:sure|certain|confident|convinced|persuaded)\b|" + _WEAK_BELIEF + r"|[🤷🤔❓❔⁉‽🤞😬ツ]",
+    r"|(?:\bnot|\bcannot|\b[a-z]+n't|\bnever|\bno\s+longer)\s+(?:(?!(?:more|any)\b)\S+\s+){0,2}(?:sure|certain|confident|convinced|persuaded)\b|" + _WEAK_BELIEF + r"|[🤷🤔❓❔⁉‽🤞😬ツ]",
     re.IGNORECASE,
 )
 # doubt that is about the answer whoever says it; the other words of doubt are the writer's only with "I" / "we" or

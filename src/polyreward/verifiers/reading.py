@@ -58,7 +58,8 @@ from polyreward.verifiers.records import ANSWER_TOOL_NAME, RECORD_FENCE_INFO, su
 from polyreward.verifiers.regex_prefilter import prefiltered
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.turns import answer_part
-from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES, overprinted, rendered_entities, rendered_superscripts
+from polyreward.verifiers.text_forms import (INVISIBLE_CHARACTERS, LOOKALIKES, overprinted, rendered_entities, rendered_superscripts,
+                                             SMALL_CAPITALS, ascii_word_marks)
 
 # an answer reader reads only the last MAX_TAIL_CHARS characters of a view, so a 1 MB completion costs what a short one does
 MAX_TAIL_CHARS = 6000
@@ -77,7 +78,17 @@ _LEET_WORD = re.compile(r"(?<![\w.])(?=[a-zA-Z]*\d)(?=\d*[a-zA-Z])[a-zA-Z0134579
 _GUARD_WORDS = frozenset({
     "or", "nor", "not", "no", "never", "either", "wait", "wrong", "actually", "kidding", "joking", "typo", "oops",
     "scratch", "ignore", "maybe", "possibly", "perhaps", "instead", "incorrect", "false", "nope", "meant", "unsure", "guess",
+    "sure", "certain", "mistake", "error", "doubt", "retract",
 })
+
+
+def _without_diacritics(word: str) -> str:
+    """``word`` with the accents of its Latin letters dropped ("nót" -> "not"); a word with another script's letter
+    keeps them."""
+    bare = "".join(ch for ch in unicodedata.normalize("NFD", word) if not unicodedata.combining(ch))
+    return bare if bare.isascii() else word
+
+
 # a word of letters; look-alikes are mapped in a word that has a Latin letter or is made only of look-alikes
 _WORD = re.compile(r"[^\W\d_]+")
 _LOOKALIKE_CHARS = frozenset(chr(code) for code in LOOKALIKES)
@@ -166,9 +177,11 @@ def _map_lookalikes(match: re.Match) -> str:
     word = match.group()
     if word.isascii():
         return word
+    if (plain := _without_diacritics(word)).lower() in _GUARD_WORDS:
+        return plain  # "I'm nót sure", "Wáit, thát's wróng": a guard word with an accent is the guard word
     mixed = any("a" <= ch.lower() <= "z" for ch in word)
     # a lone capital look-alike ("Α" for A in "\\boxed{Α}") too; a lone small Greek letter (ρ, ν) may be math
-    only_lookalikes = (len(word) > 1 or word.isupper()) and all(ch in _LOOKALIKE_CHARS for ch in word)
+    only_lookalikes = (len(word) > 1 or word.isupper() or word in SMALL_CAPITALS) and all(ch in _LOOKALIKE_CHARS for ch in word)
     return word.translate(LOOKALIKES) if mixed or only_lookalikes else word
 
 
@@ -219,6 +232,7 @@ def normalise(text: str, collapse_space: bool = True, answer_reading: bool = Fal
     keeps runs of spaces (indentation of code); ``answer_reading`` (:func:`answer_views`) reads a right-to-left run
     with a value or markup in its shown order too, masked, where its words may take an answer away."""
     text = overprinted(text)  # backspaces and carriage returns applied, as a terminal shows them (holdout_r54)
+    text = ascii_word_marks(text)  # "can’t be sure", "haven`t checked": the contractions every reader reads
     if collapse_space and "&" in text:  # prose: an HTML entity is the character it shows (code keeps its text)
         text = rendered_entities(text)
     if collapse_space and "<" in text:  # prose: an HTML superscript of digits is the superscript it shows

@@ -9,7 +9,11 @@ point. :func:`plain_text` maps such text to the plain form a check should read:
   vowel separator, zero-width space / non-joiner / joiner, bidi marks and embeddings, word joiner and the invisible
   operators, BOM, interlinear annotation marks);
 * Cyrillic, Greek, Cherokee and Lisu letters that look like Latin ones mapped to those (:data:`LOOKALIKES`, the unambiguous
-  pairs of Unicode's confusables list for these scripts).
+  pairs of Unicode's confusables list for these scripts);
+* an apostrophe or a hyphen inside a word written as the typographic mark or another that looks like it (``can’t``,
+  ``donʼt``, ``I´m``, ``haven`t``, ``toss‐up``) as the ASCII mark every reader's contractions and compounds are
+  written with (:func:`ascii_word_marks`);
+* small capitals (``ɴᴏᴛ``, ``ᴏʀ``) as the capitals they show (:data:`LOOKALIKES`).
 
 Linear in the text. A text genuinely written in Cyrillic or Greek is mangled by the last step, so it is for checks
 of Latin-script text (rubric rules), not for display.
@@ -24,6 +28,7 @@ from html.entities import html5
 # a regex character-class body
 INVISIBLE_CHARACTERS = "\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
 _INVISIBLE = re.compile(f"[{INVISIBLE_CHARACTERS}]")
+SMALL_CAPITALS = {small: capital for small, capital in zip("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ", "ABCDEFGHIJKLMNOPQRSTUVWYZ")}
 LOOKALIKES = str.maketrans({
     # Cyrillic
     "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s", "һ": "h",
@@ -43,6 +48,8 @@ LOOKALIKES = str.maketrans({
         (0xA4D9, "J"), (0xA4DA, "C"), (0xA4DC, "Z"), (0xA4DD, "F"), (0xA4DF, "M"), (0xA4E0, "N"), (0xA4E1, "L"),
         (0xA4E2, "S"), (0xA4E3, "R"), (0xA4E6, "V"), (0xA4E7, "H"), (0xA4EA, "W"), (0xA4EB, "X"), (0xA4EC, "Y"),
         (0xA4EE, "A"), (0xA4F0, "E"), (0xA4F2, "l"), (0xA4F3, "O"), (0xA4F4, "U"))},
+    # small capitals, as the capitals they show ("I'm ɴᴏᴛ sure", "42 ᴏʀ 45"; NFKC leaves them as they are)
+    **SMALL_CAPITALS,
 })
 
 
@@ -138,9 +145,37 @@ def without_invisible(text: str) -> str:
     return _INVISIBLE.sub("", text)
 
 
+# a mark between two letters that shows as an apostrophe: the right and left single quotes (GPT-4o and Claude write
+# "can’t", "I’m"), the modifier letter apostrophe, the reversed quote, the prime, the acute accent and the full-width
+# apostrophe; the backtick only in a negative contraction or after "I" ("haven`t", "I`m": between letters elsewhere it
+# may close a code span, "`int`s"). Or one that shows as a hyphen: the hyphen, the non-breaking hyphen, the figure
+# dash and the hyphen bullet ("toss‐up", "second‑guessing"). Applied before NFKC, which would make the acute accent a
+# space and a combining mark.
+_APOSTROPHES = "\u2019\u2018\u02bc\u201b\u2032\u00b4\uff07"
+_HYPHENS = "\u2010\u2011\u2012\u2043"
+_WORD_MARK = re.compile(f"(?<=[^\\W\\d_])[{_APOSTROPHES}{_HYPHENS}](?=[^\\W\\d_])"
+                        "|(?<=[A-Za-z]n)`(?=t\\b)|(?<=\\bI)`(?=(?:m|d|ll|ve)\\b)")
+_AS_ASCII = str.maketrans({**dict.fromkeys(_APOSTROPHES + "`", "'"), **dict.fromkeys(_HYPHENS, "-")})
+
+
+def ascii_word_marks(text: str) -> str:
+    """``text`` with an apostrophe or a hyphen inside a word as the ASCII ``'`` or ``-``, whatever mark shows it
+    (module docstring): a reader's ``n't``, ``I'm`` and ``toss-up`` then read "can’t be sure", "donʼt know", "I´m not
+    sure" and "a toss‐up" (doubt a policy could otherwise write past every phrase with one typographic mark). A quote
+    around a word (``‘42’``), a prime after a digit (``5′11″``) and a dash between numbers are left as they are.
+
+    >>> ascii_word_marks("I haven’t checked it; can`t be sure about ‘42’, a toss‐up.")
+    "I haven't checked it; can't be sure about ‘42’, a toss-up."
+    """
+    if text.isascii() and "`" not in text:
+        return text
+    return _WORD_MARK.sub(lambda mark: mark.group().translate(_AS_ASCII), text)
+
+
 def plain_text(text: str) -> str:
-    """NFKC, invisible characters removed, look-alike Cyrillic / Greek letters as Latin (module docstring)."""
-    return without_invisible(unicodedata.normalize("NFKC", text)).translate(LOOKALIKES)
+    """NFKC, invisible characters removed, look-alike Cyrillic / Greek letters as Latin, apostrophes straight (module
+    docstring)."""
+    return without_invisible(unicodedata.normalize("NFKC", ascii_word_marks(text))).translate(LOOKALIKES)
 
 
 WORD_CHARS = 16
