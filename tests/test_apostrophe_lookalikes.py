@@ -9,7 +9,8 @@ were refused. The reading now straightens an apostrophe between two letters befo
 around a word or a prime after a digit is left alone. The same for a hyphen inside a word ("a toss\u2010up: 42" with
 U+2010 was paid) and for small capitals ("I'm \u0274\u1d0f\u1d1b sure: \\boxed{42}" was paid; NFKC keeps them), and for a
 guard word written with an accent ("I'm n\u00f3t sure: \\boxed{42}" was paid; reading._without_diacritics, for the words
-that decide commitment only: "La r\u00e9ponse est 42" and the other languages' own words keep their accents).
+that decide commitment only: "La r\u00e9ponse est 42" and the other languages' own words keep their accents), a guard word
+stretched by repeating a letter ("Maaaybe 42"), and a question asked with a mark that shows as "?" ("\u2e2e", "\u061f").
 
 The same stop: "Can't be certain: A." had no subject before its doubt (the doubt's match began at "n't", after
 "Can"), so it was read as the world's doubt and paid; "Couldn't be more certain" is certainty, not doubt; "It can't be
@@ -115,6 +116,32 @@ def test_small_capital_letters_are_options(completion, expected):
 ])
 def test_accented_guard_words(completion, expected):
     assert scorer(MathAccuracy, PRODUCT)(completion, "42") == expected
+
+
+@pytest.mark.parametrize(("completion", "expected"), [
+    ("Maaaybe 42.", 0.0),
+    ("Maybeee \\boxed{42}", 0.0),
+    ("\\boxed{42}. Waaait, that's wrooong: 45.", 0.0),
+    ("Gueeesss: \\boxed{42}", 0.0),
+    ("Sooo the answer is \\boxed{42}!", 1.0),
+    ("Yesss, \\boxed{42}!!!", 1.0),
+    ("Hmmm, 6 \u00d7 7 = \\boxed{42}.", 1.0),
+    ("Is it \\boxed{42}\u2e2e", 0.0),
+    ("Is it 42\u0294", 0.0),
+    ("\u0647\u0644 \u0647\u0648 42\u061f", 0.0),
+    ("The glottal stop \u0294 is a letter; 6 \u00d7 7 = \\boxed{42}", 1.0),
+])
+def test_stretched_guard_words_and_question_marks(completion, expected):
+    assert scorer(MathAccuracy, PRODUCT)(completion, "42") == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(word=st.sampled_from(["maybe", "wait", "wrong", "guess", "nope", "perhaps"]), stretch=st.integers(3, 9),
+       at=st.integers(0, 10))
+def test_any_stretch_of_a_guard_word_is_read(word, stretch, at):
+    at %= len(word)
+    stretched = word[:at] + word[at] * stretch + word[at + 1:]
+    assert normalise(f"{stretched} 42").split()[0] == word
 
 
 def test_backtick_only_in_a_contraction():

@@ -41,6 +41,7 @@ Reconstructed rule (ours), the structural reading asked of every answer reader; 
 from __future__ import annotations
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+import itertools
 import unicodedata
 
 from polyreward.verifiers.answer_forms import template_fields
@@ -95,6 +96,9 @@ _LOOKALIKE_CHARS = frozenset(chr(code) for code in LOOKALIKES)
 # dashes a reader takes for a minus when a number follows: − (U+2212), ‒ – — ― (U+2012-2015), ﹣ (U+FE63), ➖
 _MINUS_BEFORE_DIGIT = re.compile(r"[\u2212\ufe63\u2796](?=\s?[\d.])|[\u2012-\u2015](?=[\d.])")  # "— 3^4" is a dash (holdout21)
 _TRUE_MINUS = re.compile(r"[\u2212\u2796]")
+# marks that ask as "?" does: the reversed question mark (U+2E2E), the Arabic and Ethiopic question marks, and the
+# glottal stop ʔ after a value ("Is it \\boxed{42}⸮", "42ʔ"); NFKC keeps them
+_QUESTION_MARK = re.compile("[\u2e2e\u061f\u1367]|(?<=[\\d})\\]$*])\u0294(?![^\\W\\d_])")
 _HORIZONTAL_SPACE = re.compile(r"[^\S\n]+")
 # a negative contraction typed without its apostrophe ("didnt", "couldnt", "isnt"): read as the contraction, as a
 # reader does, so the words that decide commitment are the same either way ("cant" and "wont" are left: words too)
@@ -138,6 +142,31 @@ def _upright(match: re.Match) -> str:
     if sum(ch in _TURNED for ch in run) < 2:
         return run  # one IPA letter (a schwa, a turned a) is no turned text
     return "".join(_UPRIGHT.get(ch, ch) for ch in reversed(run))
+
+
+# a word with a letter stretched by repeating it ("Maaaybe", "Nooope", "wrooong", "Gueeesss"): the guard word it
+# stretches, each run read once or twice; any other word as written ("Hmmm", "zzz", "Brrr")
+_STRETCHED_LETTER = re.compile(r"([A-Za-z])\1\1")
+_STRETCHED_WORD = re.compile(r"(?<![\w\\])[A-Za-z]*([A-Za-z])\1\1[A-Za-z]*(?!\w)")
+_LETTER_RUN = re.compile(r"([A-Za-z])\1+")
+
+
+def _unstretched(match: re.Match) -> str:
+    """The guard word a stretched word spells, each run of a letter read once or twice ("ss" in "guess").
+
+    >>> _STRETCHED_WORD.sub(_unstretched, "Maaaybe 42, Nooo, Gueeesss, Hmmm, Brrr")
+    'Maybe 42, No, Guess, Hmmm, Brrr'
+    """
+    word = match.group()
+    pieces = _LETTER_RUN.split(word)  # the text between runs, then each run's letter, alternately
+    letters = pieces[1::2]
+    if len(letters) > 4 or len(word) > 40:
+        return word  # no guard word has more than four doubled letters
+    for counts in itertools.product((1, 2), repeat=len(letters)):
+        candidate = "".join(piece if i % 2 == 0 else piece * counts[i // 2] for i, piece in enumerate(pieces))
+        if candidate.lower() in _GUARD_WORDS:
+            return candidate
+    return word
 
 
 def _spelled_word(match: re.Match) -> str:
@@ -256,9 +285,12 @@ def normalise(text: str, collapse_space: bool = True, answer_reading: bool = Fal
         text = _spaced_cjk(text)
         text = _WORD.sub(_map_lookalikes, text)
         text = _TRUE_MINUS.sub("-", _MINUS_BEFORE_DIGIT.sub("-", text))
+        text = _QUESTION_MARK.sub("?", text)
         text = _ascii_digits(text)
     if " " in text and _SPACED_LETTERS.search(text):
         text = _SPACED_LETTERS.sub(_spelled_word, text)
+    if _STRETCHED_LETTER.search(text):  # (speed: most texts hold no letter written three times running)
+        text = _STRETCHED_WORD.sub(_unstretched, text)
     if _LETTER_BESIDE_LEET_DIGIT.search(text):  # (speed: a leet word has a letter beside a digit; none, nothing to map)
         text = _LEET_WORD.sub(_unleet, text)
         if "1" in text:
