@@ -15,7 +15,7 @@ stretched by repeating a letter ("Maaaybe 42"), and a question asked with a mark
 The same stop: "Can't be certain: A." had no subject before its doubt (the doubt's match began at "n't", after
 "Can"), so it was read as the world's doubt and paid; "Couldn't be more certain" is certainty, not doubt; "It can't be
 anything else: 42" offers no other candidate; "Can not be certain: A." (an auxiliary and no subject) is the
-writer's doubt as "Cannot be certain: A." was; a clinical reasoning's "Hard to say: C." concludes nothing.
+writer's doubt as "Cannot be certain: A." was, and so is one after a chat's discourse marker ("A, ngl not sure"); a clinical reasoning's "Hard to say: C." concludes nothing.
 """
 
 from __future__ import annotations
@@ -62,6 +62,10 @@ CHOICE = [
     ("Can not be certain: A.", 0.0),  # no subject but the auxiliary: the writer's doubt (clauses.WRITER)
     ("Could not be sure, but A.", 0.0),
     ("Can not be more certain: A.", 1.0),
+    ("A, ngl not sure", 0.0),  # a chat's discourse marker is no subject (clauses.WRITER)
+    ("A, tbh not sure", 0.0),
+    ("A, um, not sure", 0.0),
+    ("A, lol. Super sure.", 1.0),
     ("Couldn't be more certain: A.", 1.0),
     ("I couldn't be more sure: A.", 1.0),
     ("I can't be more certain: the answer is A.", 1.0),

@@ -65,7 +65,9 @@ WORDS = re.compile(r"[A-Za-z]+")
 WRITER = re.compile(
     r"\b(?:I|I'm|I'd|I've|me|my|we|we're|we've|our|this|that|answer|result|solution|value|estimate|calculation|derivation)\b"
     # ... or no subject at all, an auxiliary at most ("Can not be certain: A.", "Still can't say for sure")
-    r"|\A[\W_]*(?:(?:but|though|although|and|just|still|honestly|to\s+be\s+honest|frankly)\W+)*"
+    r"|\A[\W_]*(?:(?:but|though|although|and|just|still|honestly|to\s+be\s+honest|frankly|really|actually|well|"
+    # ... or the chat's discourse markers ("A, ngl not sure", "42, tbh not sure", "B, um, not sure")
+    r"tbh|tbf|ngl|imo|imho|fwiw|lol|ok(?:ay)?|yeah|um+|uh+|hmm+|eh)\W+)*"
     r"(?:(?:can|could|would|will|do|does|did|may|might|must|should)\s+)?\Z",
     re.IGNORECASE,
 )
