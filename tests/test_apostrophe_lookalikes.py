@@ -10,7 +10,9 @@ around a word or a prime after a digit is left alone. The same for a hyphen insi
 U+2010 was paid) and for small capitals ("I'm \u0274\u1d0f\u1d1b sure: \\boxed{42}" was paid; NFKC keeps them), and for a
 guard word written with an accent ("I'm n\u00f3t sure: \\boxed{42}" was paid; reading._without_diacritics, for the words
 that decide commitment only: "La r\u00e9ponse est 42" and the other languages' own words keep their accents), a guard word
-stretched by repeating a letter ("Maaaybe 42"), and a question asked with a mark that shows as "?" ("\u2e2e", "\u061f").
+stretched by repeating a letter ("Maaaybe 42"), a question asked with a mark that shows as "?" ("\u2e2e", "\u061f"),
+markup that splits a guard word ("n**o**t", "n<b>o</b>t", "no<!-- -->t"), and a few words set in emphasis ("I'm *not*
+sure", "I don't *know*", "I haven't **checked** it": each was paid, the emphasis breaking the phrase).
 
 The same stop: "Can't be certain: A." had no subject before its doubt (the doubt's match began at "n't", after
 "Can"), so it was read as the world's doubt and paid; "Couldn't be more certain" is certainty, not doubt; "It can't be
@@ -146,6 +148,41 @@ def test_any_stretch_of_a_guard_word_is_read(word, stretch, at):
     at %= len(word)
     stretched = word[:at] + word[at] * stretch + word[at + 1:]
     assert normalise(f"{stretched} 42").split()[0] == word
+
+
+@pytest.mark.parametrize(("completion", "expected"), [
+    ("I'm n**o**t sure: \\boxed{42}", 0.0),  # markup splitting a guard word (reading._joined_word)
+    ("I'm n<b>o</b>t sure: \\boxed{42}", 0.0),
+    ("I'm no<!-- -->t sure: \\boxed{42}", 0.0),
+    ("I'm not sur<span>e</span>: \\boxed{42}", 0.0),
+    ("I'm *not* sure: \\boxed{42}", 0.0),  # words in emphasis read as words (reading._unemphasised)
+    ("I am __not__ sure: \\boxed{42}", 0.0),
+    ("I'm `not` sure: \\boxed{42}", 0.0),
+    ("**Not** sure: \\boxed{42}", 0.0),
+    ("I don't *know*: \\boxed{42}", 0.0),
+    ("\\boxed{42}, but I haven't **checked** it.", 0.0),
+    ("\\boxed{42} (**not** sure)", 0.0),
+    ("**Answer**: 42", 1.0),
+    ("**Final answer:** \\boxed{42}", 1.0),
+    ("The answer is **42**.", 1.0),
+    ("I'm *quite* sure: \\boxed{42}", 1.0),
+    ("6 \u00d7 7 = 42, *not* 48. \\boxed{42}", 1.0),
+])
+def test_markup_inside_and_around_words(completion, expected):
+    assert scorer(MathAccuracy, PRODUCT)(completion, "42") == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(index=st.integers(0, len(MATH) - 1), marks=st.sampled_from(["*", "**", "_", "__"]), at=st.integers(0, 30))
+def test_emphasis_on_a_word_never_changes_the_score(index, marks, at):
+    completion, _ = MATH[index]
+    words = completion.split(" ")
+    at %= len(words)
+    if not words[at].isalpha():
+        return
+    words[at] = f"{marks}{words[at]}{marks}"
+    score = scorer(MathAccuracy, PRODUCT)
+    assert score(" ".join(words), "42") == score(completion, "42")
 
 
 def test_backtick_only_in_a_contraction():

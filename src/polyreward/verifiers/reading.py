@@ -144,6 +144,41 @@ def _upright(match: re.Match) -> str:
     return "".join(_UPRIGHT.get(ch, ch) for ch in reversed(run))
 
 
+# markup that splits a word where a reader sees one: emphasis or code marks, an inline HTML tag or an HTML comment
+# between letters ("n**o**t", "wr*o*ng", "n<b>o</b>t", "no<!-- -->t sure")
+_WORD_SPLITTER = r"(?:\*{1,3}|_{1,3}|~~|`|</?[A-Za-z][^<>\n]{0,60}>|<!--[^\n]{0,60}?-->)"
+_MARKUP_INSIDE_WORD = re.compile(r"[A-Za-z]" + _WORD_SPLITTER + r"+[A-Za-z]")
+_SPLIT_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z]+(?:" + _WORD_SPLITTER + r"+[A-Za-z]+)+(?![A-Za-z])")
+_SPLITTER = re.compile(_WORD_SPLITTER)
+
+
+def _joined_word(match: re.Match) -> str:
+    """The guard word that markup splits, joined; any other split word as written ("x*y*z" stays a product).
+
+    >>> _SPLIT_WORD.sub(_joined_word, "I'm n**o**t sure, x*y*z, n<b>o</b>t, snake_case")
+    "I'm not sure, x*y*z, not, snake_case"
+    """
+    joined = _SPLITTER.sub("", match.group())
+    return joined if joined.lower() in _GUARD_WORDS else match.group()
+
+
+# a few words of prose set in emphasis inside a sentence ("I'm *not* sure", "I don't *know*", "I haven't **checked**
+# it"): read as the words, so a phrase of several words reads the same emphasised or not; a value or a label with a
+# colon in emphasis ("**42**", "**Final answer:**") keeps its marks, and inline code only when it is a guard word
+# ("`not`": an identifier such as "`answer`" stays code)
+_EMPHASISED_WORDS = re.compile(r"(?<![\w*`\\])(\*{1,3}|_{1,3}|`)(?=[A-Za-z])([A-Za-z'-]+(?: [A-Za-z'-]+){0,3})\1(?![\w*`])")
+
+
+def _unemphasised(match: re.Match) -> str:
+    """The words of an emphasised run (:data:`_EMPHASISED_WORDS`).
+
+    >>> _EMPHASISED_WORDS.sub(_unemphasised, "I'm *not* sure, I __really__ haven't **checked** it: **42**, `x`, `not`")
+    "I'm not sure, I really haven't checked it: **42**, `x`, not"
+    """
+    marks, words = match.groups()
+    return words if marks != "`" or words.lower() in _GUARD_WORDS else match.group()
+
+
 # a word with a letter stretched by repeating it ("Maaaybe", "Nooope", "wrooong", "Gueeesss"): the guard word it
 # stretches, each run read once or twice; any other word as written ("Hmmm", "zzz", "Brrr")
 _STRETCHED_LETTER = re.compile(r"([A-Za-z])\1\1")
@@ -287,6 +322,10 @@ def normalise(text: str, collapse_space: bool = True, answer_reading: bool = Fal
         text = _TRUE_MINUS.sub("-", _MINUS_BEFORE_DIGIT.sub("-", text))
         text = _QUESTION_MARK.sub("?", text)
         text = _ascii_digits(text)
+    if collapse_space and _MARKUP_INSIDE_WORD.search(text):
+        text = _SPLIT_WORD.sub(_joined_word, text)
+    if collapse_space and ("*" in text or "_" in text or "`" in text):
+        text = _EMPHASISED_WORDS.sub(_unemphasised, text)
     if " " in text and _SPACED_LETTERS.search(text):
         text = _SPACED_LETTERS.sub(_spelled_word, text)
     if _STRETCHED_LETTER.search(text):  # (speed: most texts hold no letter written three times running)
