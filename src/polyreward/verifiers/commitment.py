@@ -371,6 +371,10 @@ def _denied_before(before: str) -> bool:
 
 
 _DENIAL_AFTER = re.compile(
+    # ... or a negative contraction or "cannot" before a word of correctness: "42 isn't right", "42 can't be right",
+    # "42 cannot be correct", "42 doesn't work" ("42 isn't a coincidence", "42 couldn't be more right" deny nothing)
+    r"\A\W{0,3}(?:(?:is|was|are|were|does|do|did|ca|could|must|should|would)n't|cannot)\s+(?:be\s+)?"
+    r"(?:(?:the\s+)?(?:right|correct|true|valid|possible|answer)\b|work\b|hold\b|fit\b|check\s+out\b)|"
     r"\A\W{0,3}(?:(?:is|was|are|were|would\s+be|seems|looks)\s+)?(?:not\b|n't|never\b|wrong\b|incorrect\b|false\b|"
     r"a\s+(?:trap|decoy|typo|mistake|red\s+herring)\b|ruled\s+out\b|eliminated\b|excluded\b|impossible\b)|\A\W{0,3}[❌✗✘🚫]",
     re.IGNORECASE,
@@ -406,6 +410,9 @@ _TAKE_AS = re.compile(r"\b(?:treat|take|use|count|consider|mark|record|enter|sub
 _MENTION = re.compile(r"(?<![\w.])[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\.\d+)%?")
 
 
+_CORRECTING_TAIL = re.compile(r"[\s,)*$]*(?:actually|instead|rather|after\s+all|in\s+fact)[\s.!)*]*\Z", re.IGNORECASE)
+
+
 def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
     """Does the value ``match`` close ``clause`` as a statement: the whole clause after at most two words ("45.",
     "Hmm, 45.", "Erratum: 45"), or after a word that points at it ("it is 73", "I meant 45")? With
@@ -417,6 +424,8 @@ def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
         return True  # "45 seems right", "45 is correct", "45 it is", "treat B as my answer"
     if STANDS_BY_AFTER.match(after):
         return True  # "my own calculation gives 24, and I believe mine": the writer's own value, vouched for
+    if _CORRECTING_TAIL.match(after):
+        return True  # "Erm, 45 actually.", "45 instead.": the value with an adverb that puts it in place of the answer
     if re.search(r"[A-Za-z0-9]", re.sub(r"\\[a-zA-Z]+|[*$()\[\]{}\"'`,]", "", after)):
         # a word or value follows: "2 decimal places", "45 + 1"; but a letter pointed at may carry its option's text
         # ("the best answer is actually **D. Repeat troponin**": holdout44)

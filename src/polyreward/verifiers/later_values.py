@@ -266,11 +266,13 @@ OPTION_TEXT_AFTER = re.compile(
 POINTER = re.compile(
     r"(?:\b(?:is|be|was|were|are|equals?|meant|mean|means|guess|answer|result|value|it|it's|its|says?|read|reads|"
     r"becomes?|gives?|gets?|yields?|makes?(?:\s+(?:that|it))?|choose|pick|go\s+with|instead|as|to|so|thus|hence|therefore|"
-    r"ist|est|es|é|è|sind|son|это|rather|plutôt|eher|piuttosto|más\s+bien)|'s|=|:|->|→|⇒|是|为|は)"
+    r"ist|est|es|é|è|sind|son|это|rather|plutôt|eher|piuttosto|más\s+bien|(?:typo|slip|misprint|mistake|error)\s+for)|'s|=|:|->|→|⇒|是|为|は)"
     r"(?:\s+(?:actually|really|in\s+fact|truly|definitely|clearly))?\W*\Z",  # "the best answer is actually D" (holdout44)
     re.IGNORECASE,
 )
-STRONG_POINTER = re.compile(r"(?:\b(?:meant|mean|guess|answer|it's|it\s+is|instead|actually|should\s+(?:read|say|be))|:)\W*\Z", re.IGNORECASE)
+# ("That box is a typo for 45": the value the writer meant)
+STRONG_POINTER = re.compile(r"(?:\b(?:meant|mean|guess|answer|it's|it\s+is|instead|actually|should\s+(?:read|say|be)|"
+                            r"(?:typo|slip|misprint|mistake|error)\s+for)|:)\W*\Z", re.IGNORECASE)
 
 
 # a clause that only relates other values to the answer: "That is 16 more than Ben's 8." (holdout45); never one that
