@@ -82,6 +82,9 @@ _GUARD_WORDS = frozenset({
     "sure", "certain", "mistake", "error", "doubt", "retract",
 })
 
+_LONGEST_GUARD_WORD = max(map(len, _GUARD_WORDS))
+_ACCENTED_LATIN = re.compile("[\u00c0-\u024f]")
+
 
 def _without_diacritics(word: str) -> str:
     """``word`` with the accents of its Latin letters dropped ("nót" -> "not"); a word with another script's letter
@@ -147,7 +150,7 @@ def _upright(match: re.Match) -> str:
 # markup that splits a word where a reader sees one: emphasis or code marks, an inline HTML tag or an HTML comment
 # between letters ("n**o**t", "wr*o*ng", "n<b>o</b>t", "no<!-- -->t sure")
 _WORD_SPLITTER = r"(?:\*{1,3}|_{1,3}|~~|`|</?[A-Za-z][^<>\n]{0,60}>|<!--[^\n]{0,60}?-->)"
-_MARKUP_INSIDE_WORD = re.compile(r"[A-Za-z]" + _WORD_SPLITTER + r"+[A-Za-z]")
+_MARKUP_AFTER_LETTER = re.compile(r"(?:[*_~`]|<(?=[/!A-Za-z]))(?<=[A-Za-z].)")  # (speed: a mark after a letter, found by its first character)
 _SPLIT_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z]+(?:" + _WORD_SPLITTER + r"+[A-Za-z]+)+(?![A-Za-z])")
 _SPLITTER = re.compile(_WORD_SPLITTER)
 
@@ -241,7 +244,7 @@ def _map_lookalikes(match: re.Match) -> str:
     word = match.group()
     if word.isascii():
         return word
-    if (plain := _without_diacritics(word)).lower() in _GUARD_WORDS:
+    if len(word) <= _LONGEST_GUARD_WORD and _ACCENTED_LATIN.search(word) and (plain := _without_diacritics(word)).lower() in _GUARD_WORDS:
         return plain  # "I'm nót sure", "Wáit, thát's wróng": a guard word with an accent is the guard word
     mixed = any("a" <= ch.lower() <= "z" for ch in word)
     # a lone capital look-alike ("Α" for A in "\\boxed{Α}") too; a lone small Greek letter (ρ, ν) may be math
@@ -322,7 +325,7 @@ def normalise(text: str, collapse_space: bool = True, answer_reading: bool = Fal
         text = _TRUE_MINUS.sub("-", _MINUS_BEFORE_DIGIT.sub("-", text))
         text = _QUESTION_MARK.sub("?", text)
         text = _ascii_digits(text)
-    if collapse_space and _MARKUP_INSIDE_WORD.search(text):
+    if collapse_space and _MARKUP_AFTER_LETTER.search(text):
         text = _SPLIT_WORD.sub(_joined_word, text)
     if collapse_space and ("*" in text or "_" in text or "`" in text):
         text = _EMPHASISED_WORDS.sub(_unemphasised, text)

@@ -153,8 +153,8 @@ def without_invisible(text: str) -> str:
 # space and a combining mark.
 _APOSTROPHES = "\u2019\u2018\u02bc\u201b\u2032\u00b4\uff07"
 _HYPHENS = "\u2010\u2011\u2012\u2043"
-_WORD_MARK = re.compile(f"(?<=[^\\W\\d_])[{_APOSTROPHES}{_HYPHENS}](?=[^\\W\\d_])"
-                        "|(?<=[A-Za-z]n)`(?=t\\b)|(?<=\\bI)`(?=(?:m|d|ll|ve)\\b)")
+_WORD_MARK = re.compile(f"[{_APOSTROPHES}{_HYPHENS}`](?:(?<=[^\\W\\d_][{_APOSTROPHES}{_HYPHENS}])(?=[^\\W\\d_])|"  # (speed: found by its first character)
+                        "(?<=[A-Za-z]n`)(?=t\\b)|(?<=\\bI`)(?=(?:m|d|ll|ve)\\b))")
 _AS_ASCII = str.maketrans({**dict.fromkeys(_APOSTROPHES + "`", "'"), **dict.fromkeys(_HYPHENS, "-")})
 
 
