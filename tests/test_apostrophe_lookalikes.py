@@ -30,7 +30,7 @@ from reading_helpers import scorer
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.clinical_reasoning import closing_conclusion
 from polyreward.rewards.math_accuracy import MathAccuracy
-from polyreward.verifiers.reading import normalise
+from polyreward.verifiers.reading import _COMMITMENT_WORDS, normalise
 from polyreward.verifiers.text_forms import plain_text, ascii_word_marks
 
 SILVER = "Which is the chemical symbol for silver?\nA. Ag\nB. Au\nC. Si\nD. Sn\n\nAnswer with the letter."
@@ -166,6 +166,8 @@ def test_any_stretch_of_a_guard_word_is_read(word, stretch, at):
     ("**Final answer:** \\boxed{42}", 1.0),
     ("The answer is **42**.", 1.0),
     ("I'm *quite* sure: \\boxed{42}", 1.0),
+    ("I *might* be wrong, but \\boxed{42}", 0.0),
+    ("March 30 is a **Tuesday**, and 6 \u00d7 7 = **forty-two**: \\boxed{42}", 1.0),
     ("6 \u00d7 7 = 42, *not* 48. \\boxed{42}", 1.0),
 ])
 def test_markup_inside_and_around_words(completion, expected):
@@ -178,8 +180,8 @@ def test_emphasis_on_a_word_never_changes_the_score(index, marks, at):
     completion, _ = MATH[index]
     words = completion.split(" ")
     at %= len(words)
-    if not words[at].isalpha():
-        return
+    if not words[at].replace("'", "").isalpha() or words[at].lower() not in _COMMITMENT_WORDS:
+        return  # emphasis elsewhere may single out the answer ("a **Tuesday**") and is kept
     words[at] = f"{marks}{words[at]}{marks}"
     score = scorer(MathAccuracy, PRODUCT)
     assert score(" ".join(words), "42") == score(completion, "42")

@@ -165,21 +165,31 @@ def _joined_word(match: re.Match) -> str:
     return joined if joined.lower() in _GUARD_WORDS else match.group()
 
 
-# a few words of prose set in emphasis inside a sentence ("I'm *not* sure", "I don't *know*", "I haven't **checked**
-# it"): read as the words, so a phrase of several words reads the same emphasised or not; a value or a label with a
-# colon in emphasis ("**42**", "**Final answer:**") keeps its marks, and inline code only when it is a guard word
-# ("`not`": an identifier such as "`answer`" stays code)
+# a few words set in emphasis that belong to a phrase of commitment -- a guard word, a negation, a modal or a verb of
+# knowing ("I'm *not* sure", "I *might* be wrong", "**Not** sure"), or any word right after a negation ("I don't
+# *know*", "I haven't **checked** it") -- read as the words, so the phrase reads the same emphasised or not; any other
+# emphasis keeps its marks, which may single out the answer ("**B**", "a **Tuesday**", "**forty-two** pencils",
+# "**Final answer:**"), and inline code is read only as a guard word ("`not`"; an identifier such as "`answer`" stays)
 _EMPHASISED_WORDS = re.compile(r"(?<![\w*`\\])(\*{1,3}|_{1,3}|`)(?=[A-Za-z])([A-Za-z'-]+(?: [A-Za-z'-]+){0,3})\1(?![\w*`])")
+_COMMITMENT_WORDS = _GUARD_WORDS | {
+    "can't", "cannot", "don't", "doesn't", "didn't", "haven't", "hasn't", "isn't", "wasn't", "won't", "wouldn't", "couldn't",
+    "might", "may", "could", "would", "should", "must", "know", "think", "believe", "confident", "checked", "verified",
+}
+_AFTER_NEGATION = re.compile(r"(?:\bnot|\bnever|n't)[ ]\Z", re.IGNORECASE)
 
 
 def _unemphasised(match: re.Match) -> str:
-    """The words of an emphasised run (:data:`_EMPHASISED_WORDS`).
+    """The words of an emphasised run that belongs to a phrase of commitment (:data:`_EMPHASISED_WORDS`).
 
-    >>> _EMPHASISED_WORDS.sub(_unemphasised, "I'm *not* sure, I __really__ haven't **checked** it: **42**, `x`, `not`")
-    "I'm not sure, I really haven't checked it: **42**, `x`, not"
+    >>> _EMPHASISED_WORDS.sub(_unemphasised, "I'm *not* sure, I don't *know*, **42**, **B**, a **Tuesday**, `x`, `not`")
+    "I'm not sure, I don't know, **42**, **B**, a **Tuesday**, `x`, not"
     """
     marks, words = match.groups()
-    return words if marks != "`" or words.lower() in _GUARD_WORDS else match.group()
+    if marks == "`":
+        return words if words.lower() in _GUARD_WORDS else match.group()
+    if any(word in _COMMITMENT_WORDS for word in words.lower().split()) or _AFTER_NEGATION.search(match.string, 0, match.start()):
+        return words
+    return match.group()
 
 
 # a word with a letter stretched by repeating it ("Maaaybe", "Nooope", "wrooong", "Gueeesss"): the guard word it
