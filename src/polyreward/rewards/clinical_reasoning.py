@@ -71,7 +71,7 @@ from polyreward.verifiers.label_answers import LABELS, extract_label, squeeze_wh
 from polyreward.verifiers.label_sets import initialism_of, spelling_key
 from polyreward.verifiers.option_checks import cognate_mentions
 from polyreward.verifiers.options import parse_options
-from polyreward.verifiers.hedging import qualified
+from polyreward.verifiers.hedging import doubts, qualified
 from polyreward.verifiers.hidden_text import unstruck
 from polyreward.verifiers.markdown_blocks import unquoted_alerts
 from polyreward.verifiers.math_normalize import without_emphasis
@@ -689,7 +689,7 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     if (choice := _SPEAKER_CHOICE_OPENER.match(last) or _COLON_CONCLUSION.match(last)) and not _NEGATION.search(
             _FRONTED_ADJUNCT.sub("", last, count=1)) and not (  # "With no cough ..., the picture is viral: B." (holdout_r44)
             choice.re is _COLON_CONCLUSION and (_CONDITION_WORD.search(last[:choice.end()])  # "Consensus, if ...: C."
-                                                or qualified(last, choice.end(), len(last.rstrip(" .!*_)"))))):  # "Hard to say: C."
+                                                or doubts(last[:choice.end()]))):  # "Hard to say: C." (hedging.doubts)
         named = _named_options(re.split(r"[,(]", last[choice.end():], maxsplit=1)[0], options)
         return next(iter(named)) if len(named) == 1 else None
     if (settled := _SETTLED.match(last)) and not _NEGATION.search(last) and not _CONDITION_WORD.search(last):

@@ -675,7 +675,7 @@ def qualified_after(text: str, end: int) -> bool:
     if names_chance(own) or names_chance(following):  # (speed: else both stay as they are and the value is not read)
         value = _value_before(text, end)  # "\\boxed{\\frac{1}{4}} (That's a 25% chance)": the answer again, no credence
         own, following = without_restated_chance(own, value), without_restated_chance(following, value)
-    return _doubts(own) or _doubts(following) or _stands_against(own) or _stands_against(following)
+    return doubts(own) or doubts(following) or _stands_against(own) or _stands_against(following)
 
 
 _FRACTION_OR_NUMBER = re.compile(r"\\[dt]?frac\{(-?\d+)\}\{(\d+)\}\}?\Z|(?<![\d.])(-?\d+(?:\.\d+)?)(?:\s*/\s*(\d+))?\}?\Z")
@@ -720,7 +720,7 @@ def resolved_after(text: str, end: int) -> bool:
     for number, clause in enumerate(parts[:2]):
         found = certainty_end(clause)
         if found is not None:
-            return not any(_doubts(rest) or _stands_against(rest) for rest in (clause[found:], *parts[number + 1:number + 2]))
+            return not any(doubts(rest) or _stands_against(rest) for rest in (clause[found:], *parts[number + 1:number + 2]))
     return False
 
 
@@ -751,7 +751,7 @@ _FAILED_CHECK = re.compile(r"\bcheck\w*\s+(?:failed|fails|did(?:n't|\s+not)\s+(?
 
 
 @memoized_text(max_chars=200, maxsize=4096)  # (speed: the clauses around an answer repeat across rollouts)
-def _doubts(clause: str) -> bool:
+def doubts(clause: str) -> bool:
     """A clause that doubts the answer: a word of doubt, a bare modal ("(possibly)", "Maybe.", "or maybe not"), a
     disclaimer ("don't quote me"), an unchecked or failed check ("I haven't verified it", "the sanity check failed"),
     a low confidence, the speaker wavering ("I might second-guess this", "I'm not sticking with it": .reaffirmation);
