@@ -768,6 +768,8 @@ def _extract_from_line(text: str) -> Extracted | None:
         return Extracted(word_answer.group(1), "words")
     if value_from_words(last_line) is not None:  # a last line that is just "Twelve." or "Three quarters."
         return Extracted(last_line.strip(), "number_words")
+    if closing != last_line.rstrip() and value_from_words(closing) is not None:
+        return Extracted(closing.strip(), "number_words")  # "so, um, one twenty. One hundred twenty.": its last sentence (holdout125)
     counted = re.fullmatch(r"\s*([A-Za-z][A-Za-z -]{2,40}?)\s+([A-Za-z]{2,20})[.!]?\s*", counted_items_cut(last_line, number_from_words))
     if (counted is not None and number_from_words(counted.group(1)) is not None
             and not PART_OF_A_NUMBER.fullmatch(counted.group(2))):  # "Seven people." (holdout28); "one half" is a number
