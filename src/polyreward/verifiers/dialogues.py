@@ -23,6 +23,17 @@ from __future__ import annotations
 from polyreward.verifiers.agent_steps import AGENT_STEP
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
+# a transcript's time mark opening a line before its words ("[00:03:12] Student: ...", "(12:03) um, so ..."): when it
+# was said, no value of the answer (holdout125)
+TIME_MARK = re.compile(r"(?m)^[ \t]*[\[(]\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d{1,3})?[\])][ \t]*(?=[A-Za-z])")
+
+
+def without_time_marks(text: str) -> str:
+    """``text`` without the time marks that open its lines (:data:`TIME_MARK`): ``"[00:02:10] Student: so x equals
+    four.\n[00:02:18] Examiner: Good."`` -> ``"Student: so x equals four.\nExaminer: Good."``."""
+    return TIME_MARK.sub("", text) if ":" in text else text
+
+
 TURN = re.compile(r"[ \t]*(?:[-*>][ \t]*)?\**(?P<who>[A-Z][\w.'-]{0,20}(?:[ \t][A-Z0-9][\w.'-]{0,20}){0,2})\**[ \t]*:\**[ \t]*(?P<says>\S.*)")
 # labels of the writer's own work, not speakers
 NOT_A_SPEAKER = re.compile(r"(?:final\s+)?(?:answer|solution|step|steps|check|note|notes|result|results|total|work|working|proof|hint|"

@@ -62,20 +62,22 @@ def corrected_answer_line(text: str, anchor: str) -> str:
     return text if value is None else f"{text[:last.end()]} {value}{text[line_end:]}"
 
 
-# a line's first sentence, up to its stop and the space after it (or the line's end)
-_FIRST_SENTENCE = re.compile(r"(?m)^[^\S\n]*(?P<sentence>[^\n]*?)(?=[.!][^\S\n]+\S|[^\S\n]*$)")
+# a line's first sentence, after a speaker's label if any ("Student: ", "[00:03:12] Tutor: "), up to its stop and the
+# space after it (or the line's end); the label stays the speaker's
+_FIRST_SENTENCE = re.compile(r"(?m)^(?P<label>[^\S\n]*(?:\[[\d:.]{4,12}\][^\S\n]*)?(?:[A-Za-z][\w .'-]{0,30}:[^\S\n]+)?)"
+                             r"(?P<sentence>[^\n]*?)(?=[.!][^\S\n]+\S|[^\S\n]*$)")
 
 
 def corrected_line_openings(text: str) -> str:
     """``text`` with each line whose first sentence is a correction span (:func:`corrected_value`) read as the value it
     corrects itself to: a spoken self-repair that opens its line, "A -- I mean B." -> "B.", "A -- sorry, I mean B, the
-    cell. B." -> "B, the cell. B." (holdout125); a line whose first sentence is no such span stays as written."""
+    cell. B." -> "B, the cell. B.", "Student: A -- I mean B." -> "Student: B." (holdout125); a line whose first sentence is no such span stays as written."""
     if not _CORRECTING_WORD.search(text):
         return text
 
     def repaired(line: re.Match) -> str:
         value = corrected_value(line.group("sentence"))
-        return line.group() if value is None else value
+        return line.group() if value is None else line.group("label") + value
 
     return _FIRST_SENTENCE.sub(repaired, text)
 
