@@ -110,7 +110,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout12", "power_form", "Each element is in or out: \\boxed{2^{10}"),
     ("holdout20", "inline_letter_then_others_dismissed", "Microcytic anemia with a ferritin of 6 i"),
     ("holdout21", "roman_numerals_arabic_gold", "Six sevens make XLII."),
-    ("holdout21", "haiku_answer", "thirteen times thirteen\none hundred sixt"),
     ("holdout21", "version_latest_gold_letter", "v1: B (confused closest with hottest)\nv2"),
     ("holdout21", "limerick_letter_commit", "The war in the Pacific was through\nWhen "),
     ("holdout21", "ocr_confirmed_letter", "I typed my answer rather than scanning i"),
