@@ -110,7 +110,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout12", "power_form", "Each element is in or out: \\boxed{2^{10}"),
     ("holdout20", "inline_letter_then_others_dismissed", "Microcytic anemia with a ferritin of 6 i"),
     ("holdout21", "roman_numerals_arabic_gold", "Six sevens make XLII."),
-    ("holdout21", "haiku_answer", "thirteen times thirteen\none hundred sixt"),
     ("holdout21", "version_latest_gold_letter", "v1: B (confused closest with hottest)\nv2"),
     ("holdout21", "limerick_letter_commit", "The war in the Pacific was through\nWhen "),
     ("holdout21", "ocr_confirmed_letter", "I typed my answer rather than scanning i"),
@@ -358,6 +357,28 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout122", "x122_m_g_scientific_notation_in_words", "Multiply by 1000, which adds three to th"),
     #   a circled number before the letter (`正解は③、つまり C です`): the anchor reads the number, not the letter after `つまり`
     ("holdout122", "x122_ch_g_japanese_circled_number_with_letter", "胆汁は肝臓で作られ、胆嚢に蓄えられます。\n\n正解は③、つまり C です。"),
+    # holdout125 (spoken and conversational transcripts; written blind), left open after its rules:
+    #   a sentence after the repaired value that restates it (`... seventy-two -- sorry, thirty-six. Thirty-six is the
+    #   smallest number both of them divide.`): not traced in time
+    ("holdout125", "x125_m_g_self_repair_to_gold", "um, so the LCM of twelve and eighteen is"),
+    #   a fraction spoken as `three over four` after `simplifies to` is no number in words the reader knows
+    ("holdout125", "x125_m_g_fraction_spoken_over", "[00:00:05] Student: Both are divisible b"),
+    #   the answer in words after an ellipsis (`four vertical... twelve.`) then the other speaker's `Correct, twelve.`:
+    #   not traced in time
+    ("holdout125", "x125_m_g_examiner_confirms_gold", "Examiner: How many edges does a cube hav"),
+    #   a value spoken digit by digit before the number in words (`three nine -- thirty-nine`): not traced in time
+    ("holdout125", "x125_m_g_digit_by_digit_then_words", "[voice assistant] The common difference "),
+    #   a number in words followed by a clause with another number (`two, reached when x equals one`): not traced in time
+    ("holdout125", "x125_m_g_think_then_voice_reply", "<think>\nAM-GM: x + 1/x >= 2 sqrt(x * 1/x"),
+    #   a letter spelled as its sound (`option bee`) is no letter
+    ("holdout125", "x125_ch_g_option_bee_spoken", "That's Kant, 1781, so option bee."),
+    #   a letter in a named speaker's turn (`Student: B, ...`) then the examiner's `Correct.`: the speaker's letter is
+    #   read as hearsay, as earlier splits' student and quiz-key letters must be; not traced further in time
+    ("holdout125", "x125_ch_g_examiner_confirms_letter", "Student: B, three hundred forty-three me"),
+    #   dictation commands spoken as words (`answer colon A period`) are not read as the marks they dictate
+    ("holdout125", "x125_ch_g_dictated_answer_colon", "Newton's second law is F equals m a peri"),
+    #   a question (`Is it... B?`) then the student's `Yes, B.` and the examiner's `Good.`: not traced in time
+    ("holdout125", "x125_ch_g_asks_then_explains_commits", "Examiner: Which organ?\nStudent: Is it..."),
 }
 
 

@@ -76,6 +76,7 @@ from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, un
 from polyreward.verifiers.turns import alternates, corrected_when_challenged, later_rounds
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL, instruction_note
 from polyreward.verifiers.unasserted import key_answer_not_own
+from polyreward.verifiers.dialogues import without_time_marks
 from polyreward.verifiers.span_corrections import corrected_value
 from polyreward.verifiers.stated_then_boxed import box_after_stated_answer
 from polyreward.verifiers.same_answer import chain_end, same_final_value, same_value, written_alike
@@ -684,7 +685,8 @@ def _read_lines(text: str) -> tuple[Extracted | None, int, int]:
 
 def _extract_from_line(text: str) -> Extracted | None:
     """No box and no anchor: a value that opens the text with its reason after it, else the last math environment,
-    bold, expression or number ending the text."""
+    bold, expression or number ending the text. A transcript's time marks are no value (``[00:02:10] Student: ...``)."""
+    text = without_time_marks(text)
     first = _ANSWER_FIRST.match(text)
     if first is not None:
         return Extracted(first.group("value"), "answer_first")
@@ -768,6 +770,8 @@ def _extract_from_line(text: str) -> Extracted | None:
         return Extracted(word_answer.group(1), "words")
     if value_from_words(last_line) is not None:  # a last line that is just "Twelve." or "Three quarters."
         return Extracted(last_line.strip(), "number_words")
+    if closing != last_line.rstrip() and value_from_words(closing) is not None:
+        return Extracted(closing.strip(), "number_words")  # "so, um, one twenty. One hundred twenty.": its last sentence (holdout125)
     counted = re.fullmatch(r"\s*([A-Za-z][A-Za-z -]{2,40}?)\s+([A-Za-z]{2,20})[.!]?\s*", counted_items_cut(last_line, number_from_words))
     if (counted is not None and number_from_words(counted.group(1)) is not None
             and not PART_OF_A_NUMBER.fullmatch(counted.group(2))):  # "Seven people." (holdout28); "one half" is a number
@@ -795,12 +799,13 @@ _WORD_TOKEN = re.compile(r"[^\s\w]*\w\S*")
 
 def _without_closing_words(window: str) -> str:
     """``window`` without a last line of a few words (24 to the reader) that holds no value ("Hope this helps!", "Let me
-    know if you have questions."; holdout26), when a line before it holds a number. What decides commitment still reads it."""
+    know if you have questions."; holdout26), when a line before it holds a number, in digits or in words ("... so x
+    equals four.\nExaminer: Good."; holdout125). What decides commitment still reads it."""
     cut = window.rfind("\n")
     line = window[cut + 1:]
     note = instruction_note(line)  # "Safety: ... never give IV push." (holdout55): a note of care, any length
     # (an emoji is no word: "(Sorry, the meter got away from me there 😅)" is eight words; holdout123)
-    if cut < 0 or len(_WORD_TOKEN.findall(line)) > (24 if TO_THE_READER.search(line) else 8) and not note or re.search(r"[\d\\$]", line) or not re.search(r"\d", window[:cut]):
+    if cut < 0 or len(_WORD_TOKEN.findall(line)) > (24 if TO_THE_READER.search(line) else 8) and not note or re.search(r"[\d\\$]", line) or not (re.search(r"\d", window[:cut]) or spelled_numbers(window[:cut])):
         return window
     stated = STATED_IN_WORDS.search(line)  # "... is forty-two.", not "That is a brisk pace." (holdout73)
     if (_WORD_ANSWER.search(line) is not None or number_from_words(line.strip(" .!")) is not None

@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+from polyreward.verifiers.units import OPENS_WITH_UNIT
 
 
 
@@ -243,8 +244,9 @@ def json_scalar(segment: str) -> str | None:
         return None
 
 
-# a value in words that closes the last line after a copula or an equals sign
-STATED_IN_WORDS = re.compile(r"(?:\b(?:is|are|equals|makes|gives)|=)\s+([A-Za-z][A-Za-z\s-]{2,60}?)[\s.!]*\Z", re.IGNORECASE)
+# a value in words that closes the last line after a copula or an equals sign, the copula contracted too ("so that's two
+# hundred ten minutes", "it's negative seven"; not "let's"; holdout125)
+STATED_IN_WORDS = re.compile(r"(?:\b(?:is|are|equals|makes|gives)|(?<=[A-Za-z])(?<![Ll]et)['’]s|=)\s+([A-Za-z][A-Za-z\s-]{2,60}?)[\s.!]*\Z", re.IGNORECASE)
 
 
 # a closing line spoken to the reader ("Hope this helps -- let me know if you'd like ..."): read past at greater length
@@ -277,12 +279,15 @@ def closing_words_value(line: str, number_from_words: Callable[[str], int | None
 
 def stated_number_words(phrase: str, number_from_words: Callable[[str], int | None]) -> str | None:
     """The number words of a phrase stated after a copula (:data:`STATED_IN_WORDS`), with at most one noun after them
-    ("thirty-two units", "forty-two", not "one half"), or None: the prose states the value in words (stop 52, #32:
+    ("thirty-two units", "forty-two", not "one half") or a known unit of two words ("negative seven degrees Celsius"), or None: the prose states the value in words (stop 52, #32:
     "Written out: the perimeter is thirty-two units." after a figure of 24 states 32)."""
     if number_from_words(phrase) is not None:
         return phrase
     head, _, noun = phrase.strip().rpartition(" ")
     if head and noun.isalpha() and not PART_OF_A_NUMBER.fullmatch(noun) and number_from_words(head) is not None:
+        return head
+    head, _, unit = head.rpartition(" ")  # a known unit of two words: "negative seven degrees Celsius", "forty-two years old" (holdout125)
+    if head and OPENS_WITH_UNIT.match(f"{unit} {noun}") and noun.isalpha() and number_from_words(head) is not None:
         return head
     return None
 

@@ -68,7 +68,7 @@ from polyreward.verifiers.math_notation import FONT_WRAPPERS, LARGER_TYPE
 from polyreward.verifiers.math_normalize import COLOUR_COMMAND, uncoloured
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
-from polyreward.verifiers.span_corrections import corrected_answer_line, corrected_value
+from polyreward.verifiers.span_corrections import corrected_answer_line, corrected_line_openings, corrected_value
 from polyreward.verifiers.tags import strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_words import DENIED_OTHER_TAIL, FOREIGN_AFFIRMED, FOREIGN_ANCHOR
 from polyreward.verifiers.registers import AFFIRMED_THEN_GLOSS, AFFIRMING_EMOJI, CERTAIN_TAIL, DECORATIVE_EMOJI, LEGAL_ANCHOR, SUMMARY_ANCHOR
@@ -511,6 +511,7 @@ def _other_letter(same: bool | None) -> bool | None:
 def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
     """The letter of one view, unless a later clause of that view disowns it."""
     view = corrected_answer_line(squeeze_whitespace(strip_thinking(view)[-MAX_TAIL_CHARS:]), _ANY_ANCHOR.pattern)  # "Answer: (C), no: (E)"
+    view = corrected_line_openings(view)  # "A -- sorry, I mean B, the cell. B.": a self-repair that opens its line (holdout125)
     view = rendered_ballot(view)  # radio buttons and answer-sheet bubbles as ballot lines (holdout112)
     inner = unclosed_block(view, "answer", ignore_case=True)
     if inner is not None and not find_boxes(inner) and (len(LONG_WORD.findall(inner)) >= 4 or not inner.strip()):

@@ -23,6 +23,25 @@ from __future__ import annotations
 from polyreward.verifiers.agent_steps import AGENT_STEP
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
+# a transcript's time mark opening a line before its words ("[00:03:12] Student: ...", "(12:03) um, so ..."): when it
+# was said, no value of the answer (holdout125); one mark alone is one only before a speaker's label ("[12:30] is when
+# the train leaves" states a time)
+TIME_MARK = re.compile(r"(?m)^[ \t]*[\[(]\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d{1,3})?[\])][ \t]*(?=[A-Za-z])")
+_BEFORE_LABEL = re.compile(r"[A-Z][\w.'-]{0,20}(?:[ \t][A-Z0-9][\w.'-]{0,20}){0,2}[ \t]*:")
+
+
+def without_time_marks(text: str) -> str:
+    """``text`` without the time marks that open its lines (:data:`TIME_MARK`), when two lines or more open with one or
+    a speaker's label follows: ``"[00:02:10] Student: so x equals four.\n[00:02:18] Examiner: Good."`` ->
+    ``"Student: so x equals four.\nExaminer: Good."``; ``"[12:30] is when the train leaves"`` stays."""
+    if ":" not in text:
+        return text
+    marks = list(TIME_MARK.finditer(text))
+    if len(marks) >= 2 or marks and _BEFORE_LABEL.match(text, marks[0].end()):
+        return TIME_MARK.sub("", text)
+    return text
+
+
 TURN = re.compile(r"[ \t]*(?:[-*>][ \t]*)?\**(?P<who>[A-Z][\w.'-]{0,20}(?:[ \t][A-Z0-9][\w.'-]{0,20}){0,2})\**[ \t]*:\**[ \t]*(?P<says>\S.*)")
 # labels of the writer's own work, not speakers
 NOT_A_SPEAKER = re.compile(r"(?:final\s+)?(?:answer|solution|step|steps|check|note|notes|result|results|total|work|working|proof|hint|"

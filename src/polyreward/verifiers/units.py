@@ -60,6 +60,8 @@ _NAMES = {
 _CANONICAL = [(canonical, re.compile(rf"(?:{names})\Z", re.IGNORECASE if canonical not in ("mL", "L") else 0))
               for canonical, names in _NAMES.items()]
 _ANY_UNIT = r"(?:(?P<square>square|sq\.?)\s+|(?P<cubic>cubic|cu\.?)\s+)?(?P<unit>" + "|".join(_NAMES.values()) + r")(?P<power>\$?\^\s*\{?\s*[23]\s*\}?|[²³])?"
+# a word that opens with a known unit ("degrees Celsius", "years old", "square metres"): a value's unit of two words
+OPENS_WITH_UNIT = re.compile(_ANY_UNIT + r"(?![^\W\d_])", re.IGNORECASE)
 # a unit right after a value: "42 lb", "42\text{ lb}", "42\,\mathrm{kg}", "42 m²", "42 square metres"
 _AFTER_VALUE = re.compile(r"\$?[^\S\n]*(?:\\[,;: ]|~)?[^\S\n]*(?:\\(?:text|mathrm|mbox|textrm)\s*\{\s*)?" + _ANY_UNIT
                           + r"(?:\s*\})?(?P<power2>\^\s*\{?\s*[23]\s*\}?|[²³])?(?![^\W\d_])")
