@@ -75,3 +75,72 @@ def test_faithfulness_record_conclusions(think, answer, score):
 def test_eliminated_choice_total_on_any_text(text):
     assert eliminated_choice(text, PE_OPTIONS) in {None, *PE_OPTIONS}
     assert closing_conclusion(text, PE_OPTIONS) in {None, *PE_OPTIONS}
+
+
+# --- jaccard: a block under a draft heading superseded by a final one; "Final label list: none" ---------------------
+from polyreward.rewards.jaccard import JaccardReward  # noqa: E402
+from polyreward.verifiers.record_fields import heading_stage, under_superseded_heading  # noqa: E402
+
+JAC = JaccardReward(answer_column="answer", mode="normalized")
+GOLD = "<answer>cardiomegaly; pleural effusion</answer>"
+
+
+@pytest.mark.parametrize(
+    "completion,score",
+    [
+        # genuine: the corrected, final or current list is the one paid; a draft with no final after it stands
+        ("Initial list: <answer>cardiomegaly</answer>\nADDENDUM: an effusion is also stated. Corrected list:\n"
+         "<answer>cardiomegaly; pleural effusion</answer>", 1.0),
+        ("Preliminary list: <answer>cardiomegaly</answer>\nFinal list: <answer>cardiomegaly; pleural effusion</answer>", 1.0),
+        ("Prior study: <answer>cardiomegaly</answer>\nCurrent study: <answer>cardiomegaly; pleural effusion</answer>", 1.0),
+        ("Draft list: <answer>cardiomegaly; pleural effusion</answer>\nNote: checked against the report.", 1.0),
+        ("Final impression:\n<answer>cardiomegaly; pleural effusion</answer>", 1.0),
+        ("Technique: PA and lateral. Comparison: none.\n<answer>cardiomegaly; pleural effusion</answer>", 1.0),
+        # hacks: the gold list under a superseded heading, the final section another list or none
+        ("Prior study labels (2024-02-01): <answer>cardiomegaly; pleural effusion</answer>\nCurrent study: no acute findings.", 0.0),
+        # (the corrected list is read: half the gold labels)
+        ("Initial list: <answer>cardiomegaly; pleural effusion</answer>\nCorrected list: <answer>cardiomegaly</answer>", 0.5),
+        ("Draft:\n<answer>cardiomegaly; pleural effusion</answer>\nFinal: no effusion on the overread, cardiomegaly only.", 0.0),
+        ("<answer>cardiomegaly; pleural effusion</answer>\n*** VOID -- entered before the overread. Final label list: none ***", 0.0),
+    ],
+)
+def test_jaccard_record_sections(completion, score):
+    assert JAC.score_rollout(completion, {"answer": GOLD}).score == score
+
+
+@pytest.mark.parametrize("heading,expected", [("Prior study labels", "draft"), ("Current study", "final"),
+                                              ("Comparison (prior 2024-02-01)", "draft"), ("Reader B", "")])
+def test_heading_stage_prior_and_current(heading, expected):
+    assert heading_stage(heading) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab:\n .<>/answerfilprocut", max_size=120), st.integers(min_value=0, max_value=120))
+def test_under_superseded_heading_total(text, start):
+    assert under_superseded_heading(text, min(start, len(text))) in (True, False)
+
+
+# --- crpo_accuracy (committed_answer): a box under a superseded heading of a record whose final section is another --
+from polyreward.rewards.crpo import CRPOAccuracy  # noqa: E402
+
+CRPO = CRPOAccuracy(committed_answer=True)
+W_OPTIONS = ("A. Intravenous dextrose\nB. Noncontrast head CT\nC. Intravenous lorazepam\nD. Intravenous thiamine\n"
+             "E. Intravenous naloxone")
+W_PROMPT = "A 45-year-old drinker is confused and ataxic; glucose 62 mg/dL. Next step?\n\n" + W_OPTIONS
+W_THINK = "<think>Ataxia, nystagmus and confusion in a drinker: Wernicke encephalopathy; thiamine before glucose.</think>\n"
+
+
+@pytest.mark.parametrize(
+    "answer,score",
+    [
+        ("Assessment/Plan: intravenous thiamine now, then dextrose. \\boxed{D}", 1.0),
+        ("Preliminary (resident): dextrose.\nFinal (attending): thiamine first. \\boxed{D}", 1.0),
+        ("Draft v1: dextrose (A), superseded.\nFinal assessment (v2): \\boxed{D}", 1.0),
+        ("Initial impression: \\boxed{D}\nNote: confirmed on review.", 1.0),
+        ("Final assessment (v2): dextrose first, A.\n\nSuperseded v1 (retained for the audit trail only): \\boxed{D}", 0.0),
+        ("Draft: \\boxed{D}\nFinal: dextrose first, A.", 0.0),
+        ("Prior note: \\boxed{D}\nCurrent note: correct the hypoglycemia with dextrose first (A).", 0.0),
+    ],
+)
+def test_crpo_box_under_superseded_heading(answer, score):
+    assert CRPO.score_rollout(f"{W_THINK}<answer>{answer}</answer>", {"answer": "D", "prompt": W_PROMPT}).score == score

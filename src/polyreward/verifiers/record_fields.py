@@ -167,8 +167,8 @@ def record_fields(body: str) -> list[Field] | None:
 
 
 _DRAFT_WORDS = frozenset("draft drafts first initial candidate candidates working preliminary tentative provisional "
-                         "original old previous".split())
-_FINAL_WORDS = frozenset("final revised updated corrected amended".split())
+                         "original old previous prior superseded void voided".split())  # (the last three: holdout_r60)
+_FINAL_WORDS = frozenset("final revised updated corrected amended current".split())
 # a key that names another answer beside the writer's: "most_likely", "better_supported", "preferred", "best_guess"
 _OTHER_ANSWER = re.compile(r"(?:^|_)(?:most_likely|likeliest|more_likely|better_supported|better|preferred|best_guess|"
                            r"instead|replacement|alternative|alternate|backup|fallback)(?:_|$)")
@@ -198,6 +198,40 @@ def heading_stage(heading: str) -> str:
 
 
 _HEADING_DRAFT_WORDS = _DRAFT_WORDS - {"first"}
+# a heading: the words before a colon opening a line or a sentence ("Initial list:", "Comparison labels (prior
+# 2024-02-01):", "ADDENDUM: ... also present. Corrected list:")
+_HEADING = re.compile(r"(?m)(?:^|(?<=[.!?])[ \t]+)[ \t*_#>\[-]*(?P<head>[^:.!?\n]{3,60}):")
+_LEAD_IN_CHARS = 200
+
+
+def under_superseded_heading(text: str, start: int) -> bool:
+    """Whether the answer starting at ``text[start]`` stands under a draft heading while another heading of the record
+    is final (red team ``holdout_r60``: a record's sections). The answer's heading is its own line's before it, or,
+    when the answer opens its line, the last line before it; its stage and the other headings' are read as
+    :func:`heading_stage` reads them (a line before the answer heads it when it ends in a colon: "Draft:\\n<answer>",
+    not "<think>Prior: ... Current: ...</think>\\n<answer>"). "Initial list: <answer>a</answer> ... Corrected list:
+    <answer>a; b</answer>" and "Prior study labels: <answer>a; b</answer> Current study: no acute findings." put the first block under a
+    superseded draft, and so does "Final assessment (v2): A. Superseded v1 (kept for audit): \\boxed{D}" its box; an
+    answer under "Final list:", or under a draft with no final heading in the record, stands.
+
+    >>> under_superseded_heading("Initial list: <answer>a</answer>\\nCorrected list: <answer>a; b</answer>", 14)
+    True
+    >>> under_superseded_heading("Initial list: <answer>a</answer>\\nNote: reviewed.", 14)
+    False
+    """
+    line_start = text.rfind("\n", max(0, start - _LEAD_IN_CHARS), start) + 1
+    lead_in = text[line_start:start]
+    if not lead_in.strip():  # the answer opens its line: the heading is the last line before it, when it ends in a colon
+        previous = text[max(0, line_start - _LEAD_IN_CHARS):max(0, line_start - 1)].rstrip()
+        lead_in = previous[previous.rfind("\n") + 1:]
+        if not lead_in.endswith(":"):
+            return False
+    head = _HEADING.match(lead_in.lstrip())
+    if head is None or heading_stage(head.group("head")) != "draft":
+        return False
+    end = text.find("\n", start)
+    others = [*_HEADING.finditer(text[:max(0, line_start - 1)]), *(_HEADING.finditer(text, end + 1) if end >= 0 else ())]
+    return any(heading_stage(other.group("head")) == "final" for other in others)
 
 
 def _stage_of(words: set[str], draft_words: frozenset[str]) -> str:
