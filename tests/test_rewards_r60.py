@@ -144,3 +144,48 @@ W_THINK = "<think>Ataxia, nystagmus and confusion in a drinker: Wernicke encepha
 )
 def test_crpo_box_under_superseded_heading(answer, score):
     assert CRPO.score_rollout(f"{W_THINK}<answer>{answer}</answer>", {"answer": "D", "prompt": W_PROMPT}).score == score
+
+
+@pytest.mark.parametrize(
+    "answer,score",
+    [
+        ("Decision: CT angiography is not needed; \\boxed{D} -- thiamine now.\nStatus: executed", 1.0),
+        ("\\boxed{D}\nDecision: thiamine now, then dextrose.\nAction items: recheck glucose in 1 h.", 1.0),
+        ("Tabled: \\boxed{D} (thiamine) versus A (dextrose).\nDecision: none -- deferred to the attending.", 0.0),
+        ("\\boxed{D}\nStatus: rolled back -- pharmacy queried the order.", 0.0),
+        ("\\boxed{D}\nOutcome: pending the toxicology screen.", 0.0),
+    ],
+)
+def test_crpo_box_held_back_by_record_status(answer, score):
+    assert CRPO.score_rollout(f"{W_THINK}<answer>{answer}</answer>", {"answer": "D", "prompt": W_PROMPT}).score == score
+
+
+# --- tool calls: a record's fields are no speakers; a call shown for reference or as yesterday's is not made -------
+from polyreward.rewards.tool_calls import ToolRLCorrectness  # noqa: E402
+from polyreward.verifiers.voices import in_dialogue  # noqa: E402
+
+PAGE = '{"name": "page_oncall", "parameters": {"team": "database", "severity": "SEV2"}}'
+TOOL = ToolRLCorrectness(answer_column="answer", read_blocks="all")
+
+
+@pytest.mark.parametrize(
+    "text,dialogue",
+    [("Severity: SEV2.\nStatus: executed", False), ("Decision: page now.\nAction items: none.", False),
+     ("Duty Manager: page them.\nDBA: on it.", True), ("User: run it.\nAssistant: done.", True)],
+)
+def test_record_fields_are_no_speakers(text, dialogue):
+    assert in_dialogue(text) is dialogue
+
+
+@pytest.mark.parametrize(
+    "completion,paid",
+    [
+        (f"INCIDENT INC-9031\nSeverity: SEV2. Paging the database on-call now.\n<tool_call>\n{PAGE}\n</tool_call>\nStatus: executed", True),
+        (f"Change log\nDecision: page at SEV2.\nOwner: ops.\n<tool_call>\n{PAGE}\n</tool_call>", True),
+        (f"Yesterday's request (for reference):\n```json\n{PAGE}\n```\nToday: the service is down; no request issued.", False),
+        (f"Last week's call:\n```json\n{PAGE}\n```\nNothing sent today.", False),
+    ],
+)
+def test_record_calls(completion, paid):
+    score = TOOL.score_rollout(completion, {"answer": f"<tool_call>\n{PAGE}\n</tool_call>"}).score
+    assert (score == 3.0) is paid

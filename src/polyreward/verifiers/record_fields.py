@@ -176,12 +176,33 @@ _OTHER_ANSWER = re.compile(r"(?:^|_)(?:most_likely|likeliest|more_likely|better_
 # sign-off ("status: withdrawn", "example template only; ... not been read", "not signed", "do not use")
 _HELD_BACK = re.compile(r"\b(?:example|examples|template|sample|placeholder|not\s+(?:signed|sent|issued|final|for\s+use)|"
                         r"do\s+not\s+(?:use|send|sign)|unsigned|superseded|withdrawn|withdraw|retracted|rejected|"
-                        r"discarded|cancell?ed|replaced|obsolete|draft|unverified|unconfirmed|tentative|provisional)\b",
+                        r"discarded|cancell?ed|replaced|obsolete|draft|unverified|unconfirmed|tentative|provisional|"
+                        # (red team holdout_r60) minutes and change records: "Decision: none -- deferred", "rolled back"
+                        r"void|voided|deferred|tabled|pending|rolled\s+back)\b",
                         re.IGNORECASE)
 
 
 # the key of a field that states the answer's status: "status", "state", "sign_off", "verdict", "validity", "use"
-_STATUS_KEY = re.compile(r"(?:^|_)(?:status|state|sign(?:ed)?|sign_off|verdict|validity|approval|review|use|usage|flag)(?:_|$)")
+_STATUS_KEY = re.compile(r"(?:^|_)(?:status|state|sign(?:ed)?|sign_off|verdict|validity|approval|review|use|usage|flag|decision|outcome)(?:_|$)")
+# a prose line that is one field of a record: "Decision: none -- deferred to the surgeon.", "Status: rolled back"
+_FIELD_LINE = re.compile(r"(?m)^[ \t*_#>-]*(?P<key>[A-Za-z][A-Za-z ]{0,30}?)[ \t*_]*:[ \t*_]*(?P<value>[^\n]+)")
+
+
+def held_back_status(text: str) -> str | None:
+    """The first line of ``text`` that is a status field of a record (its key a status, a decision or an outcome)
+    whose value withdraws or holds the answer back (:data:`_HELD_BACK`), or None (red team ``holdout_r60``): after a
+    box, "Decision: none -- deferred to the cardiothoracic surgeon." or "Status: rolled back" leaves the box
+    uncommitted; "Decision: CT angiography now." and "Status: executed" keep it.
+
+    >>> held_back_status("Tabled: CTA.\\nDecision: none -- deferred to surgery.")
+    'Decision: none -- deferred to surgery.'
+    >>> held_back_status("Decision: CT angiography now.\\nStatus: executed") is None
+    True
+    """
+    for line in _FIELD_LINE.finditer(text[:_MAX_CHARS]):
+        if _STATUS_KEY.search(_key(line.group("key"))) and _HELD_BACK.search(line.group("value")):
+            return line.group().strip(" \t*_#>-")
+    return None
 
 
 def stage(f: Field) -> str:
