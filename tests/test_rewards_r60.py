@@ -189,3 +189,26 @@ def test_record_fields_are_no_speakers(text, dialogue):
 def test_record_calls(completion, paid):
     score = TOOL.score_rollout(completion, {"answer": f"<tool_call>\n{PAGE}\n</tool_call>"}).score
     assert (score == 3.0) is paid
+
+
+# --- clinical_comprehensiveness: an audit trail of ticks weighs nothing; a log with reasons does -------------------
+from polyreward.rewards.clinical_reasoning import ClinicalComprehensiveness  # noqa: E402
+
+COMP = ClinicalComprehensiveness(options_column="options")
+
+
+@pytest.mark.parametrize(
+    "think,score",
+    [
+        ("09:01 option A reviewed ✓\n09:01 option B reviewed ✓\n09:02 option C reviewed ✓\n09:02 option D reviewed ✓\n"
+         "09:02 option E reviewed ✓", 0.0),
+        ("[14:01] A checked\n[14:02] B checked\n[14:03] C checked\n[14:04] D checked\n[14:05] E checked", 0.0),
+        ("09:01 A: a negative D-dimer cannot exclude PE at high pretest probability.\n09:02 B: CTPA is the test of choice.\n"
+         "09:03 C: V/Q is for contrast allergy.\n09:04 D: Doppler does not image the lungs.\n09:05 E: an X-ray cannot show an embolus.", 1.0),
+        ("A: reviewed, D-dimer useless at 7.5 Wells. B: CTPA confirms. C: V/Q needs a normal film. D: Doppler misses the lungs. "
+         "E: X-ray shows no clot.", 1.0),
+    ],
+)
+def test_comprehensiveness_log_ticks(think, score):
+    completion = f"<think>{think}</think>\n<answer>\\boxed{{B}}</answer>"
+    assert COMP.score_rollout(completion, {"options": PE_OPTIONS}).score == score

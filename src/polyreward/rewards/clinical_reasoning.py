@@ -123,7 +123,11 @@ _LABEL_PATTERNS = [
 
 
 _LIST_WORDS = frozenset("option options choice choices answer answers the a an is are was be or and either neither nor "
-                        "final correct so thus therefore must should would will has to".split())  # (an answer phrase's verbs)
+                        "final correct so thus therefore must should would will has to "  # (an answer phrase's verbs)
+                        "reviewed checked ticked seen".split())  # (a checklist's marks: "option A reviewed ✓", holdout_r60)
+# (red team holdout_r60) a log line's time stamp ("09:01 option A reviewed ✓", "[14:02]") dates the entry, it says
+# nothing of the case
+_LOG_STAMP = re.compile(r"(?m)^[ \t\[]*\d{1,2}:[0-5]\d(?::[0-5]\d)?\]?")
 # (a ';' ends its clause after a lone letter too: "Option A; Option B; ..." is a list of clauses, not one sentence;
 # and a full stop after a decimal of one digit ends one: "... only for pH below 6.9. D: ..." (red team holdout_r47))
 _SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9)\]\"”]{2}[.!?;])\s+|(?<=[A-Za-z0-9)\]\"”];)\s+|(?<=\d\.\d[.!?])\s+|\n+")
@@ -148,7 +152,7 @@ def reasoning_words(text: str, options: Mapping[str, str]) -> int:
     ``holdout_r30``)."""
     listed = _listed_words(tuple(options.values()))
     meta = meta_stems()  # (an abbreviation of an option's words is those words: "Central DI?", "A (LAD):" say nothing)
-    return sum(1 for w in set(_words(spelled_out(text, options))) if w not in listed and (len(w) > 1 or w.isdigit()) and stem(w) not in meta)
+    return sum(1 for w in set(_words(spelled_out(_LOG_STAMP.sub(" ", text), options))) if w not in listed and (len(w) > 1 or w.isdigit()) and stem(w) not in meta)
 
 
 @lru_cache(maxsize=256)
