@@ -240,19 +240,32 @@ def under_superseded_heading(text: str, start: int) -> bool:
     >>> under_superseded_heading("Initial list: <answer>a</answer>\\nNote: reviewed.", 14)
     False
     """
-    line_start = text.rfind("\n", max(0, start - _LEAD_IN_CHARS), start) + 1
-    lead_in = text[line_start:start]
-    if not lead_in.strip():  # the answer opens its line: the heading is the last line before it, when it ends in a colon
-        previous = text[max(0, line_start - _LEAD_IN_CHARS):max(0, line_start - 1)].rstrip()
-        lead_in = previous[previous.rfind("\n") + 1:]
-        if not lead_in.endswith(":"):
-            return False
-    head = _HEADING.match(lead_in.lstrip())
-    if head is None or heading_stage(head.group("head")) != "draft":
-        return False
-    end = text.find("\n", start)
-    others = [*_HEADING.finditer(text[:max(0, line_start - 1)]), *(_HEADING.finditer(text, end + 1) if end >= 0 else ())]
-    return any(heading_stage(other.group("head")) == "final" for other in others)
+    return bool(superseded_answers(text, [start]))
+
+
+def superseded_answers(text: str, starts: list[int]) -> set[int]:
+    """The answers of ``starts`` that stand under a superseded draft heading (:func:`under_superseded_heading`), the
+    record's headings read once (linear in the text whatever the number of answers)."""
+    finals = [m.start() for m in _HEADING.finditer(text) if heading_stage(m.group("head")) == "final"]
+    if not finals:
+        return set()
+    superseded = set()
+    for start in starts:
+        line_start = max(text.rfind("\n", max(0, start - _LEAD_IN_CHARS), start) + 1, start - _LEAD_IN_CHARS)
+        lead_in, heading_line = text[line_start:start], line_start
+        if not lead_in.strip():  # the answer opens its line: the heading is the last line before it, ending in a colon
+            window = max(0, line_start - _LEAD_IN_CHARS)
+            previous = text[window:max(0, line_start - 1)].rstrip()
+            lead_in, heading_line = previous[previous.rfind("\n") + 1:], window + previous.rfind("\n") + 1
+            if not lead_in.endswith(":"):
+                continue
+        head = _HEADING.match(lead_in.lstrip())
+        if head is None or heading_stage(head.group("head")) != "draft":
+            continue
+        end = text.find("\n", start, start + _MAX_CHARS)  # (the answer's line, bounded: a line of 100 KB is read once)
+        if finals[0] < heading_line or finals[-1] > (end if end >= 0 else start):
+            superseded.add(start)
+    return superseded
 
 
 def _stage_of(words: set[str], draft_words: frozenset[str]) -> str:
