@@ -1733,6 +1733,13 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                          "r41_th_negations_in_reasoning")},
                      # (holdout_r43's think_format reference '10% of 240 is 24 and 5% is 12, so 15% is 36.' is paid
                      # since holdout_r47: a percentage taken of a number is an operation, format._OPERATION)
+                     # holdout_r60: the small cell carcinoma item's reference walk ('A: squamous cell is central but
+                     # causes hypercalcemia via PTHrP. B: adenocarcinoma is peripheral. ...') sets options aside only by
+                     # domain knowledge, so it stays at 0.5 (written blind, never rewritten)
+                     **{("clinical_faithfulness", family): 0.5 for family in (
+                         "r60_fa_think_tumour_board_tabled_no_decision_box_gold",
+                         "r60_fa_think_superseded_v1_current_v2_other", "r60_fa_g_tumour_board_decision_small_cell",
+                         "r60_fa_g_sbar_assessment_small_cell")},
                      # holdout_r44: the references that stay at 0.5 (written blind, never rewritten)
                      **{("clinical_faithfulness", family): 0.5 for family in (
                          "r44_fa_box_then_reason_after", "r44_fa_findings_consistent_with_iron_deficiency",
