@@ -19,8 +19,9 @@ first) reads it wrong both ways::
 text readers); :func:`committed_field` picks the answer among the fields whose key the caller's test accepts (the
 forecast's, the labels', the conclusion's key); :func:`selected_rows` reads a markdown table whose last column
 selects rows (``keep`` / ``selected`` / ``send`` / ``chosen`` / ``present``). A field's stage is read from its
-key's words (``draft`` / ``first`` / ``initial`` / ``candidate`` / ``working`` / ``preliminary``: draft;
-``final`` / ``revised`` / ``updated`` / ``corrected`` / ``amended``: final): the last final field commits, draft
+key's words (``draft`` / ``first`` / ``initial`` / ``candidate`` / ``working`` / ``preliminary`` / ``prior`` /
+``superseded`` / ``void``: draft; ``final`` / ``revised`` / ``updated`` / ``corrected`` / ``amended`` / ``current``:
+final): the last final field commits, draft
 fields are superseded, and unstaged answer fields must agree. A key that names another answer beside it
 (``most_likely``, ``better_supported``, ``preferred``, ``best_guess``, ``instead``, ``replacement``) is one more
 unstaged answer field. A field outside the answer whose value withdraws or holds back the answer (``status:
