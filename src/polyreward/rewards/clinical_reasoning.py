@@ -123,7 +123,11 @@ _LABEL_PATTERNS = [
 
 
 _LIST_WORDS = frozenset("option options choice choices answer answers the a an is are was be or and either neither nor "
-                        "final correct so thus therefore must should would will has to".split())  # (an answer phrase's verbs)
+                        "final correct so thus therefore must should would will has to "  # (an answer phrase's verbs)
+                        "reviewed checked ticked seen".split())  # (a checklist's marks: "option A reviewed ✓", holdout_r60)
+# (red team holdout_r60) a log line's time stamp ("09:01 option A reviewed ✓", "[14:02]") dates the entry, it says
+# nothing of the case
+_LOG_STAMP = re.compile(r"(?m)^[ \t\[]*\d{1,2}:[0-5]\d(?::[0-5]\d)?\]?")
 # (a ';' ends its clause after a lone letter too: "Option A; Option B; ..." is a list of clauses, not one sentence;
 # and a full stop after a decimal of one digit ends one: "... only for pH below 6.9. D: ..." (red team holdout_r47))
 _SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9)\]\"”]{2}[.!?;])\s+|(?<=[A-Za-z0-9)\]\"”];)\s+|(?<=\d\.\d[.!?])\s+|\n+")
@@ -148,7 +152,7 @@ def reasoning_words(text: str, options: Mapping[str, str]) -> int:
     ``holdout_r30``)."""
     listed = _listed_words(tuple(options.values()))
     meta = meta_stems()  # (an abbreviation of an option's words is those words: "Central DI?", "A (LAD):" say nothing)
-    return sum(1 for w in set(_words(spelled_out(text, options))) if w not in listed and (len(w) > 1 or w.isdigit()) and stem(w) not in meta)
+    return sum(1 for w in set(_words(spelled_out(_LOG_STAMP.sub(" ", text), options))) if w not in listed and (len(w) > 1 or w.isdigit()) and stem(w) not in meta)
 
 
 @lru_cache(maxsize=256)
@@ -535,7 +539,10 @@ def _initial_runs(texts: tuple[str, ...]) -> dict[str, str]:
 
 # the last sentence of a reasoning that states its conclusion: a conclusion word or label, then the conclusion
 _CONCLUDING_OPENER = re.compile(
-    r"\A[\s*_#>-]*(?:(?:so|thus|hence|therefore|overall)\b[,:]?|(?:conclusion|diagnosis|dx|impression|final\s+answer)"
+    # (red team holdout_r60) a record's committed heading: "Discharge diagnosis:", "Final impression:", a note's
+    # "Assessment:" or "Plan:" (not a draft's, a differential's or a preliminary one: "Preliminary impression: C ...")
+    r"\A[\s*_#>-]*(?:(?:so|thus|hence|therefore|overall)\b[,:]?|(?:(?:final|discharge|principal|definitive|confirmed)\s+)?"
+    r"(?:conclusion|diagnosis|dx|impression|assessment|plan|final\s+answer)"
     r"\s*[:\-\u2013\u2014]|this\s+is\b|that\s+leaves\b|which\s+leaves\b|"
     # (red team holdout_r57) the pronoun of the case equated with the option: "it's Graves (C).", "It is SIADH, B.", "it
     # must be iron deficiency" -- not a predicate that takes a clause ("It's tempting to say A.", "it is clear that ...")
@@ -587,7 +594,8 @@ _CLOSING_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)\]\"”'’]{2}[.!?])\s+|(?<=\d\
                                r"(?<=\s\d[.!?])[ \t]+(?=[A-Z][a-z])|"  # "..., so 3. Recounting: the same 3. An anticoagulant ..."
                                r"(?<=[A-Za-z][,:]\s[A-Z]\.)\s+(?=[A-Z])|\n+")
 _ALTERNATIVE = re.compile(r"\b(?:or|versus|vs|either)\b|/", re.IGNORECASE)  # "So nephrogenic or central DI."
-_NEGATION = re.compile(r"\b(?:not|no|never|unlikely|excluded|ruled\s+out|rather\s+than|instead\s+of)\b|n't\b", re.IGNORECASE)
+# (red team holdout_r60: "cannot", one word, as "can't": "E: a chest X-ray cannot diagnose PE.")
+_NEGATION = re.compile(r"\b(?:not|no|never|cannot|unlikely|excluded|ruled\s+out|rather\s+than|instead\s+of)\b|n't\b", re.IGNORECASE)
 
 
 # (red team holdout_r41) a last sentence labelled with its option after a dash: "... means iron deficiency — option B.",
@@ -595,7 +603,8 @@ _NEGATION = re.compile(r"\b(?:not|no|never|unlikely|excluded|ruled\s+out|rather\
 # "... — option B." and "The cherry-red spot means C.": a dash, or a verb of what the evidence shows, then the option
 # (red team holdout_r44) or a comma: "... the balance favours aspirin alone, A.", "... at 1 she needs nothing, B." (the
 # letter closing the sentence labels what it has just said; the sentence must name no other option)
-_LABELLED_CLOSE = re.compile(r"(?:[ \t](?:[\u2013\u2014]|--?|means|indicates|points[ \t]+to|confirms)|,)[ \t]*"
+# (red team holdout_r60) or a participle of the same verbs after a comma: "Addendum: ASO titre elevated, confirming C."
+_LABELLED_CLOSE = re.compile(r"(?:[ \t](?:[\u2013\u2014]|--?|means|indicates|points[ \t]+to|confirms)|,(?:[ \t]+(?:confirming|indicating|pointing[ \t]+to))?)[ \t]*"
                              r"(?P<label>(?:(?:option|choice)[ \t]+)?\(?[A-Z]\)?)[\s.!*]*\Z", re.IGNORECASE)
 _VERDICT_LINE = re.compile(r"\A[\s*_#>-]*\(?[A-Z][.:)]\s")
 # a predicate that judges its option against (the sentence is that option's verdict, not the conclusion): "Observation
@@ -927,11 +936,12 @@ _RESTRICTED = re.compile(r"\b(?:reserved\s+for|only\s+(?:for|in|when|once|after|
 # ... and what selects an option in its own verdict: it is what the question asks for ("the first step is to tell the
 # attending", "is the next step", "is the first imaging test", "is first-line", "comes first", "restores volume first."),
 # or it fits the case ("croup fits the prodrome", "suited to her", "are specific to Graves disease", "low ferritin and
-# menorrhagia mean iron deficiency"; not the adjective: "the mean corpuscular volume", "(mean arterial pressure)")
+# menorrhagia mean iron deficiency"; not the adjective: "the mean corpuscular volume", "(mean arterial pressure)"), or
+# it is the one of choice (red team holdout_r60: "B: CT pulmonary angiography is the test of choice in a stable patient.")
 _SELECTING = re.compile(
     r"\b(?:(?:is|are|comes?|goes?)\s+first|first[- ]line|the\s+(?:single\s+|most\s+)?(?:best|correct|right|first|next|immediate|"
     r"initial|definitive|preferred|appropriate)(?:\s+[\w-]+){0,2}?\s+(?:answer|step|choice|option|treatment|therapy|test|"
-    r"study|diagnosis|drug|management|investigation|agent)|fits?|fitting|explains|accounts\s+for|means|(?<!the\s)(?<!\ba\s)(?<!\()(?<!\A)mean|indicates|points\s+to|suited|specific\s+to|first(?=\s*(?:[.;]|\Z)))\b", re.IGNORECASE)
+    r"study|diagnosis|drug|management|investigation|agent)|(?:test|study|drug|treatment|therapy|agent|investigation|procedure|modality)\s+of\s+choice|fits?|fitting|explains|accounts\s+for|means|(?<!the\s)(?<!\ba\s)(?<!\()(?<!\A)mean|indicates|points\s+to|suited|specific\s+to|first(?=\s*(?:[.;]|\Z)))\b", re.IGNORECASE)
 # (red team holdout_r58) ... or the case's findings are equated with the option itself, its text after the verdict's
 # last copula: "C: diffuse goitre with a bruit and proptosis is Graves disease." (not "B: subacute thyroiditis is tender.")
 _LAST_COPULA = re.compile(r".*\b(?:is|are|means|=)\s+", re.IGNORECASE | re.DOTALL)
@@ -944,6 +954,11 @@ def _selects_itself(letter: str, verdict: str, options: Mapping[str, str]) -> bo
         return True
     copula = _LAST_COPULA.match(verdict)
     return copula is not None and _named_options(verdict[copula.end():].strip(" .!*"), options) == {letter}
+
+
+# a capital standing alone in a verdict: an option's letter; not the head of a hyphenated word (red team holdout_r60:
+# "A: ... a negative D-dimer would not rule out PE." names no option D; "X-ray", "T-cell", "B-type peptide" neither)
+_BARE_LETTER = re.compile(r"\b([A-Z])\b(?!-[a-z])")
 
 
 # two abbreviations joined by a slash name one thing or a pair ("the SA/AV nodes", "AP/PA film"), no alternative between
@@ -995,7 +1010,8 @@ def eliminated_choice(reasoning: str, options: Mapping[str, str], shown: str | N
     for segment, following in zip(segments, segments[1:] + [None]):
         verdict = reasoning[segment.end():following.start() if following else len(reasoning)]
         if not marked and (_named_options(verdict, options) - {segment.group("letter")}
-                           or set(re.findall(r"\b([A-Z])\b(?![.):] )", verdict)) & set(options)):
+                           or {m.group(1) for m in _BARE_LETTER.finditer(verdict)
+                               if not re.match(r"[.):] ", verdict[m.end():m.end() + 2])} & set(options)):
             return None  # a verdict that weighs another option, or a closing remark after the last ("So it is A or C.")
         rejected = (segment.group("crossed") or segment.group("struck")) if marked else _set_aside_in_words(verdict)
         if not rejected:
@@ -1005,7 +1021,7 @@ def eliminated_choice(reasoning: str, options: Mapping[str, str], shown: str | N
     if len(left) != 1:
         return None
     letter, verdict = left[0]
-    if not marked and (_CONDITION_WORD.search(verdict) or _ALTERNATIVE.search(_PAIRED_NAMES.sub(" ", verdict)) or re.search(r"\b[A-Z]\b", verdict)
+    if not marked and (_CONDITION_WORD.search(verdict) or _ALTERNATIVE.search(_PAIRED_NAMES.sub(" ", verdict)) or _BARE_LETTER.search(verdict)
                        or not reasoning_words(verdict, options)):  # (another option it names ended the walk above)
         return None
     return letter

@@ -91,6 +91,7 @@ from polyreward.verifiers.option_checks import gloss_names_another
 from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.language import english_share as detected_english_share
 from polyreward.verifiers.reading import uncommented_text, visible_text
+from polyreward.verifiers.record_fields import held_back_status, under_superseded_heading
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.turns import invented_case_start, own_turn
 from polyreward.verifiers.voices import adopted_after, voice_of
@@ -675,6 +676,11 @@ class CRPOAccuracy(ReleasedPreprocessing):
                 committed, _ = extract_letter(blocks[-1][2], "".join(LETTERS))
             if committed != gold:  # the box is negated, hedged or retracted: the text commits to no or another letter
                 return Scored(0.0, f"boxed gold letter, but the committed answer is {committed or 'none'} (committed_answer)")
+            if under_superseded_heading(text, text.find("\\boxed")):  # red team holdout_r60
+                return Scored(0.0, "boxed gold letter, but the box stands under a superseded or draft heading of a "
+                                   "record whose final section is another (committed_answer)")
+            if (status := held_back_status(_after_box(text))) is not None:  # red team holdout_r60
+                return Scored(0.0, f"boxed gold letter, but a record's status after it holds it back ({status[:40]!r}) (committed_answer)")
             if _box_in_invented_case(text, row.get("prompt")):  # red team holdout_r50
                 return Scored(0.0, "boxed gold letter, but the box answers a question the text makes up after its "
                                    "reasoning, not the one asked (committed_answer)")

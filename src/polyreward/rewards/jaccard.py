@@ -124,6 +124,7 @@ from polyreward.verifiers.language import foreign
 from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.radiology_labels import as_gold_findings
 from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.record_fields import superseded_answers
 from polyreward.verifiers.sections import without_inline_asides
 from polyreward.verifiers.tags import blocks_not_across_reasoning, tag_blocks, unclosed_block
 from polyreward.verifiers.turns import invented_case_start
@@ -250,6 +251,12 @@ class JaccardReward(RolloutReward):
             structured = record_labels(body, self.separator)
             if structured is not None and structured[0] is None:
                 return None, f"the <answer> block is a structure with no committed list: {structured[1]}"
+        # red team holdout_r60: a block under a draft heading ("Initial list:", "Prior study labels:") that a final
+        # heading after it supersedes ("Corrected list:", "Current study:") is not the list the record ends on
+        if superseded := superseded_answers(view, [block[0] for block in blocks]):
+            blocks = [block for block in blocks if block[0] not in superseded]
+            if not blocks:
+                return None, "the <answer> block stands under a draft heading that a final section after it supersedes"
         sets = [self._canonical(read_labels(body, self.separator)) for _, _, body in blocks]
         if any(labels != sets[0] for labels in sets[1:]):
             return None, f"{len(blocks)} <answer> blocks with different labels: no committed answer"

@@ -410,7 +410,9 @@ _HANDED_OVER_LEAD = re.compile(
     r"(?:call|use|run|access|invoke|execute)[^\S\n]+(?:any[^\S\n]+|the[^\S\n]+)?(?:tools?|functions?|apis?)\b",
     re.IGNORECASE)
 # a lead-in that calls what follows a stand-in: "Draft (not sent yet):", "Mock request:", "Example call (for reference):"
-_NOT_A_REAL_LEAD = re.compile(r"\b(?:mock(?:-?up)?|dummy|demo|sample|example|illustration|stub|fake|hypothetical|" + PROVISIONAL_WORD + r")\b"
+# -- or a record of an earlier one (red team holdout_r60: "Yesterday's request (for reference):", "Last week's call:")
+_NOT_A_REAL_LEAD = re.compile(r"\b(?:mock(?:-?up)?|dummy|demo|sample|example|illustration|stub|fake|hypothetical|" + PROVISIONAL_WORD
+                              + r"|for[^\S\n]+reference|(?:yesterday|last[^\S\n]+(?:week|month|night|time))['’]s)\b"
                               r"|\be\.[^\S\n]?g\.",  # "something like, e.g.:" (red team holdout_r49)
                               re.IGNORECASE)
 

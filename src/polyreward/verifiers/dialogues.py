@@ -46,7 +46,10 @@ TURN = re.compile(r"[ \t]*(?:[-*>][ \t]*)?\**(?P<who>[A-Z][\w.'-]{0,20}(?:[ \t][
 # labels of the writer's own work, not speakers
 NOT_A_SPEAKER = re.compile(r"(?:final\s+)?(?:answer|solution|step|steps|check|note|notes|result|results|total|work|working|proof|hint|"
                            r"given|find|explanation|reasoning|rationale|summary|conclusion|verification|q|a|question|problem|part|case|"
-                           r"option|options|example|method|approach|formula|therefore|so|thus|hence|lcm|gcd|sum|product)(?:\s+\S+)?",
+                           r"option|options|example|method|approach|formula|therefore|so|thus|hence|lcm|gcd|sum|product|"
+                           # (red team holdout_r60) a record's fields: "Severity: SEV2.", "Status: executed", "Plan: ..."
+                           r"status|severity|priority|impact|decision|plan|assessment|impression|findings|technique|"
+                           r"comparison|indication|action|actions|outcome|owner|date|time|ticket|incident|request)(?:\s+\S+)?",
                            re.IGNORECASE)
 _VALUE = re.compile(r"\\boxed\{[^{}\n]{0,40}\}|-?\d+(?:[.,]\d+)*(?:\s*/\s*\d+)?|(?<![\w'])[A-E](?![\w'])")
 # the writer as a speaker ("ME:", "Assistant:"): its turns are the writer's own answer

@@ -134,7 +134,8 @@ _LIST_ATTRIBUTED = re.compile(
 # a report's prose, nor "Note:")
 _ANSWER_LINE = re.compile(  # (or after a full stop on its line: "... only cardiomegaly counts. Final list: cardiomegaly.")
     r"(?im)(?:^|(?<=[.!?])[ \t])[ \t]*(?:[-*\u2022>#]+[ \t]*)?(?:\*\*|__)?[ \t]*(?:my[ \t]+)?(?:(?:final|corrected|updated|revised|new)[ \t]+)?"
-    r"(?:answer|labels?|list|diagnos[ie]s)"
+    # (red team holdout_r60) a list named by what it lists: "Final label list: none", "Corrected findings list: ..."
+    r"(?:(?:label|findings?)[ \t]+)?(?:answer|labels?|list|diagnos[ie]s)"
     # (red team holdout_r44) the list named for where it goes: "Final list for the report: consolidation."
     r"(?:[ \t]+(?:for|in)[ \t]+(?:the|my|this)[ \t]+(?:report|summary|chart|record|note))?"
     r"[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a][ \t]*(?:\*\*|__)?(?P<body>[^\n]*\S)[ \t]*$")

@@ -19,8 +19,9 @@ first) reads it wrong both ways::
 text readers); :func:`committed_field` picks the answer among the fields whose key the caller's test accepts (the
 forecast's, the labels', the conclusion's key); :func:`selected_rows` reads a markdown table whose last column
 selects rows (``keep`` / ``selected`` / ``send`` / ``chosen`` / ``present``). A field's stage is read from its
-key's words (``draft`` / ``first`` / ``initial`` / ``candidate`` / ``working`` / ``preliminary``: draft;
-``final`` / ``revised`` / ``updated`` / ``corrected`` / ``amended``: final): the last final field commits, draft
+key's words (``draft`` / ``first`` / ``initial`` / ``candidate`` / ``working`` / ``preliminary`` / ``prior`` /
+``superseded`` / ``void``: draft; ``final`` / ``revised`` / ``updated`` / ``corrected`` / ``amended`` / ``current``:
+final): the last final field commits, draft
 fields are superseded, and unstaged answer fields must agree. A key that names another answer beside it
 (``most_likely``, ``better_supported``, ``preferred``, ``best_guess``, ``instead``, ``replacement``) is one more
 unstaged answer field. A field outside the answer whose value withdraws or holds back the answer (``status:
@@ -167,8 +168,8 @@ def record_fields(body: str) -> list[Field] | None:
 
 
 _DRAFT_WORDS = frozenset("draft drafts first initial candidate candidates working preliminary tentative provisional "
-                         "original old previous".split())
-_FINAL_WORDS = frozenset("final revised updated corrected amended".split())
+                         "original old previous prior superseded void voided".split())  # (the last three: holdout_r60)
+_FINAL_WORDS = frozenset("final revised updated corrected amended current".split())
 # a key that names another answer beside the writer's: "most_likely", "better_supported", "preferred", "best_guess"
 _OTHER_ANSWER = re.compile(r"(?:^|_)(?:most_likely|likeliest|more_likely|better_supported|better|preferred|best_guess|"
                            r"instead|replacement|alternative|alternate|backup|fallback)(?:_|$)")
@@ -176,12 +177,33 @@ _OTHER_ANSWER = re.compile(r"(?:^|_)(?:most_likely|likeliest|more_likely|better_
 # sign-off ("status: withdrawn", "example template only; ... not been read", "not signed", "do not use")
 _HELD_BACK = re.compile(r"\b(?:example|examples|template|sample|placeholder|not\s+(?:signed|sent|issued|final|for\s+use)|"
                         r"do\s+not\s+(?:use|send|sign)|unsigned|superseded|withdrawn|withdraw|retracted|rejected|"
-                        r"discarded|cancell?ed|replaced|obsolete|draft|unverified|unconfirmed|tentative|provisional)\b",
+                        r"discarded|cancell?ed|replaced|obsolete|draft|unverified|unconfirmed|tentative|provisional|"
+                        # (red team holdout_r60) minutes and change records: "Decision: none -- deferred", "rolled back"
+                        r"void|voided|deferred|tabled|pending|rolled\s+back)\b",
                         re.IGNORECASE)
 
 
 # the key of a field that states the answer's status: "status", "state", "sign_off", "verdict", "validity", "use"
-_STATUS_KEY = re.compile(r"(?:^|_)(?:status|state|sign(?:ed)?|sign_off|verdict|validity|approval|review|use|usage|flag)(?:_|$)")
+_STATUS_KEY = re.compile(r"(?:^|_)(?:status|state|sign(?:ed)?|sign_off|verdict|validity|approval|review|use|usage|flag|decision|outcome)(?:_|$)")
+# a prose line that is one field of a record: "Decision: none -- deferred to the surgeon.", "Status: rolled back"
+_FIELD_LINE = re.compile(r"(?m)^[ \t*_#>-]*(?P<key>[A-Za-z][A-Za-z ]{0,30}?)[ \t*_]*:[ \t*_]*(?P<value>[^\n]+)")
+
+
+def held_back_status(text: str) -> str | None:
+    """The first line of ``text`` that is a status field of a record (its key a status, a decision or an outcome)
+    whose value withdraws or holds the answer back (:data:`_HELD_BACK`), or None (red team ``holdout_r60``): after a
+    box, "Decision: none -- deferred to the cardiothoracic surgeon." or "Status: rolled back" leaves the box
+    uncommitted; "Decision: CT angiography now." and "Status: executed" keep it.
+
+    >>> held_back_status("Tabled: CTA.\\nDecision: none -- deferred to surgery.")
+    'Decision: none -- deferred to surgery.'
+    >>> held_back_status("Decision: CT angiography now.\\nStatus: executed") is None
+    True
+    """
+    for line in _FIELD_LINE.finditer(text[:_MAX_CHARS]):
+        if _STATUS_KEY.search(_key(line.group("key"))) and _HELD_BACK.search(line.group("value")):
+            return line.group().strip(" \t*_#>-")
+    return None
 
 
 def stage(f: Field) -> str:
@@ -198,6 +220,53 @@ def heading_stage(heading: str) -> str:
 
 
 _HEADING_DRAFT_WORDS = _DRAFT_WORDS - {"first"}
+# a heading: the words before a colon opening a line or a sentence ("Initial list:", "Comparison labels (prior
+# 2024-02-01):", "ADDENDUM: ... also present. Corrected list:")
+_HEADING = re.compile(r"(?m)(?:^|(?<=[.!?])[ \t]+)[ \t*_#>\[-]*(?P<head>[^:.!?\n]{3,60}):")
+_LEAD_IN_CHARS = 200
+
+
+def under_superseded_heading(text: str, start: int) -> bool:
+    """Whether the answer starting at ``text[start]`` stands under a draft heading while another heading of the record
+    is final (red team ``holdout_r60``: a record's sections). The answer's heading is its own line's before it, or,
+    when the answer opens its line, the last line before it; its stage and the other headings' are read as
+    :func:`heading_stage` reads them (a line before the answer heads it when it ends in a colon: "Draft:\\n<answer>",
+    not "<think>Prior: ... Current: ...</think>\\n<answer>"). "Initial list: <answer>a</answer> ... Corrected list:
+    <answer>a; b</answer>" and "Prior study labels: <answer>a; b</answer> Current study: no acute findings." put the first block under a
+    superseded draft, and so does "Final assessment (v2): A. Superseded v1 (kept for audit): \\boxed{D}" its box; an
+    answer under "Final list:", or under a draft with no final heading in the record, stands.
+
+    >>> under_superseded_heading("Initial list: <answer>a</answer>\\nCorrected list: <answer>a; b</answer>", 14)
+    True
+    >>> under_superseded_heading("Initial list: <answer>a</answer>\\nNote: reviewed.", 14)
+    False
+    """
+    return bool(superseded_answers(text, [start]))
+
+
+def superseded_answers(text: str, starts: list[int]) -> set[int]:
+    """The answers of ``starts`` that stand under a superseded draft heading (:func:`under_superseded_heading`), the
+    record's headings read once (linear in the text whatever the number of answers)."""
+    finals = [m.start() for m in _HEADING.finditer(text) if heading_stage(m.group("head")) == "final"]
+    if not finals:
+        return set()
+    superseded = set()
+    for start in starts:
+        line_start = max(text.rfind("\n", max(0, start - _LEAD_IN_CHARS), start) + 1, start - _LEAD_IN_CHARS)
+        lead_in, heading_line = text[line_start:start], line_start
+        if not lead_in.strip():  # the answer opens its line: the heading is the last line before it, ending in a colon
+            window = max(0, line_start - _LEAD_IN_CHARS)
+            previous = text[window:max(0, line_start - 1)].rstrip()
+            lead_in, heading_line = previous[previous.rfind("\n") + 1:], window + previous.rfind("\n") + 1
+            if not lead_in.endswith(":"):
+                continue
+        head = _HEADING.match(lead_in.lstrip())
+        if head is None or heading_stage(head.group("head")) != "draft":
+            continue
+        end = text.find("\n", start, start + _MAX_CHARS)  # (the answer's line, bounded: a line of 100 KB is read once)
+        if finals[0] < heading_line or finals[-1] > (end if end >= 0 else start):
+            superseded.add(start)
+    return superseded
 
 
 def _stage_of(words: set[str], draft_words: frozenset[str]) -> str:
