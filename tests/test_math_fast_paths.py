@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from reader_probes import fresh_and_red_team_batch, fresh_verdicts
 
-from polyreward.verifiers import answer_extraction, broken_markup, math_normalize, reading
+from polyreward.verifiers import answer_extraction, broken_markup, math_normalize, reading, speech_transcripts
 from polyreward.verifiers import math as verifier
 from polyreward.verifiers import math_answers
 from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, work_avoided
@@ -59,6 +59,7 @@ def normalise_long(text: str, collapse_space: bool = True) -> str:
     text = reading._BARE_CONTRACTION.sub(r"\1n't", text)
     if collapse_space:  # prose: escaped markdown marks and "\\box{..}" read through (broken_markup.py, holdout82)
         text = broken_markup.spelled_boxes(broken_markup.unescaped_markdown(text))
+        text = speech_transcripts.spoken_as_meant(text)  # a transcript as its speaker meant it (holdout_r59)
     return reading._HORIZONTAL_SPACE.sub(" ", text) if collapse_space else text
 
 
