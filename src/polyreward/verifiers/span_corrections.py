@@ -60,3 +60,17 @@ def corrected_answer_line(text: str, anchor: str) -> str:
     line_end = len(text) if line_end < 0 else line_end
     value = corrected_value(text[last.end():line_end])
     return text if value is None else f"{text[:last.end()]} {value}{text[line_end:]}"
+
+
+# a box and, right after it, a correcting word (red team holdout_r59: "\\boxed{A} scratch that -- thiamine first.
+# \\boxed{D}", "\\boxed{B}, sorry, \\boxed{C}")
+_BOX_THEN_CORRECTION = re.compile(r"\\boxed\{([^{}\n]{1,40})\}(?=[^\S\n]*(?:[,;.]|[-–—]{1,2})?[^\S\n]*" + _CORRECTING + ")", re.IGNORECASE)
+
+
+def corrected_boxes(text: str) -> str:
+    """``text`` with each box that a correcting word follows at once written as its bare content, when a later box
+    follows it (the box the correction states); ``text`` itself otherwise. ``\\boxed{A} scratch that -- thiamine
+    first. \\boxed{D}`` gives one box, D; ``\\boxed{C}. Correction: the answer is A.`` keeps its box (no later box:
+    the readers of retraction read what the correction says)."""
+    last_box = text.rfind("\\boxed")
+    return _BOX_THEN_CORRECTION.sub(lambda m: m.group(1) if m.end() < last_box else m.group(), text)
