@@ -10,6 +10,10 @@ besides the words said -- the fillers, the spoken punctuation of a dictation and
   ``new line`` are line breaks. A text is dictated when it holds ``new paragraph`` / ``new line``, two such closing
   ``period`` words, or ``period`` right after a number (``42.3 period``: no noun ``period`` follows a bare number);
   one ``period`` after a word stays a word (``over the reporting period.``).
+* A transcriber's note of speech not heard -- ``[inaudible]``, ``[unintelligible]``, ``[indiscernible]``,
+  ``[crosstalk]``, ``[silence]``, ``[static]``, ``[background noise]`` -- is no word said: ``C: [inaudible].`` says
+  nothing of option C. (A note of what happened, ``[call dropped]``, stays: it tells the readers of a cut-off text
+  where the speech ended.)
 * An editing command standing as its own sentence -- ``Scratch that.``, ``Strike that.``, ``Delete that.``, ``Delete
   last sentence.`` -- removes the sentence before it on its line, as a dictation system does: ``The answer is B.
   Delete last sentence. The answer is A.`` says ``The answer is A.``; ``C fits best. Scratch that. I'm not sure
@@ -34,6 +38,9 @@ _SPOKEN_STOP = re.compile(r"(?<=[\w%)])[^\S\n]+" + _STOP_WORD + _CLOSING + r"[^\
 _STOP_AFTER_NUMBER = re.compile(r"\d[^\S\n]+" + _STOP_WORD + _CLOSING)
 # a spoken line break: "new paragraph" / "new line" closing what comes before ("a new line of therapy" is words)
 _SPOKEN_BREAK = re.compile(r"[^\S\n]*\b(?i:new)[^\S\n]+((?i:paragraph|line))\b" + _CLOSING + r"[^\S\n]*")
+# a transcriber's note of speech not heard (bracketed, a few words at most)
+_UNHEARD = re.compile(r"\[(?i:inaudible|unintelligible|indiscernible|crosstalk|silence|static|background[^\S\n]+noise)"
+                      r"(?:[^\S\n]+[\w:.]{1,12}){0,2}\]")
 # an editing command as its own sentence, with the sentence before it on its line (none when a tag or a line break
 # comes first: the command then stays)
 _COMMAND = r"[^\S\n]+(?i:(?:scratch|strike|delete)[^\S\n]+(?:that|(?:the[^\S\n]+)?last[^\S\n]+sentence))[^\S\n]*[.!]"
@@ -48,7 +55,7 @@ def dictates(text: str) -> bool:
 
 
 def spoken_as_meant(text: str) -> str:
-    """``text`` with its fillers dropped, its spoken punctuation written as marks where it is dictated, and the
+    """``text`` with its fillers and notes of speech not heard dropped, its spoken punctuation written as marks where it is dictated, and the
     sentences its editing commands remove removed (module docstring)."""
     lowered = text.casefold()
     if "," in text or "." in text or "…" in text:
@@ -56,6 +63,8 @@ def spoken_as_meant(text: str) -> str:
     if ("period" in lowered or "stop" in lowered or "new " in lowered) and dictates(text):
         text = _SPOKEN_BREAK.sub(lambda m: "\n\n" if m.group(1).casefold() == "paragraph" else "\n",
                                  _SPOKEN_STOP.sub(".", text))
+    if "[" in text:
+        text = _UNHEARD.sub("", text)
     if "that" in lowered or "sentence" in lowered:
         text = _EDIT.sub("", text)
     return text
