@@ -15,6 +15,8 @@ Reconstructed rule (ours), one bounded pattern on the normalised span."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.withdrawal_words import CORRECTION_WORDS, NO_INTERJECTIONS
 
@@ -74,3 +76,26 @@ def corrected_boxes(text: str) -> str:
     the readers of retraction read what the correction says)."""
     last_box = text.rfind("\\boxed")
     return _BOX_THEN_CORRECTION.sub(lambda m: m.group(1) if m.end() < last_box else m.group(), text)
+
+
+# (red team holdout_r59) a spoken self-repair inside a one-value span, after a lead-in: "Tomorrow's mean 31, scratch
+# that, 88.4", "Tomorrow's mean, twenty-eight -- sorry, forty-two point three." -- the lead-in, a first value (digits,
+# or number words joined by hyphens and "point"), a correcting word, the second value closing the span
+_SPELLED = r"[a-z]+(?:-[a-z]+)?(?:[^\S\n]+(?:point|hundred|and)[^\S\n]+[a-z]+(?:-[a-z]+)?)*"
+_REPAIRED_SPAN = re.compile(
+    r"\A(?P<lead>[^\n\d]{0,40}?)(?P<first>[-+]?\d+(?:[.,]\d+)*|" + _SPELLED + r")[^\S\n]*(?:[,;]|[-–—]{1,2})?[^\S\n]*"
+    + _CORRECTING + r"[^\S\n]*(?:[,:;]|[-–—]{1,2})?[^\S\n]*(?P<second>[^\n]{1,60}?)[^\S\n]*\Z", re.IGNORECASE)
+
+
+def repaired_span(span: str, is_value: Callable[[str], bool]) -> str:
+    """``span`` with a self-repair read (:data:`_REPAIRED_SPAN`): the first value and the correcting word blanked
+    (spaces, so positions in the span stay), leaving the lead-in and the value after the correction, when both values
+    are one value each (``is_value``, the reader's own test): ``Tomorrow's mean 31, scratch that, 88.4`` reads
+    ``Tomorrow's mean 88.4``; ``42.3 -- sorry, that's today's -- tomorrow is 28`` (no value after the correction) is
+    left as it was, as is any other span."""
+    if len(span) > 160 or "\n" in span.strip():
+        return span
+    found = _REPAIRED_SPAN.match(span)
+    if found is None or not (is_value(found.group("first")) and is_value(found.group("second"))):
+        return span
+    return span[:found.start("first")] + " " * (found.start("second") - found.start("first")) + span[found.start("second"):]
