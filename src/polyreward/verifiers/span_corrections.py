@@ -99,3 +99,22 @@ def repaired_span(span: str, is_value: Callable[[str], bool]) -> str:
     if found is None or not (is_value(found.group("first")) and is_value(found.group("second"))):
         return span
     return span[:found.start("first")] + " " * (found.start("second") - found.start("first")) + span[found.start("second"):]
+
+
+# (red team holdout_r59) one item of a list repaired in speech: "pneumothorax -- scratch that -- cardiomegaly",
+# "atelectasis -- sorry, consolidation": a short item, a dash, a word of repair, the item said instead ("effusion --
+# actually small" qualifies its item: "actually" and "wait" are no repair of a label)
+_REPAIR_WORD = r"(?i:sorry|scratch[^\S\n]+that|correction|I[^\S\n]+mean|make[^\S\n]+that)\b"
+_REPAIRED_ITEM = re.compile(
+    r"\A[^\S\n]*(?P<first>[^\n,;:]{1,40}?)[^\S\n]*[-–—]{1,2}[^\S\n]*" + _REPAIR_WORD
+    + r"[^\S\n]*(?:[,:;]|[-–—]{1,2})?[^\S\n]*(?P<second>[^\n,;:]{1,40}?)[^\S\n.]*\Z")
+
+
+def repaired_item(item: str) -> str:
+    """The item a list's item repairs itself to (:data:`_REPAIRED_ITEM`): ``pneumothorax -- scratch that --
+    cardiomegaly`` is ``cardiomegaly``, ``atelectasis -- sorry, consolidation`` is ``consolidation``; ``item`` itself
+    when it is no such repair (``pleural effusion -- actually small``, or a second part that repairs again)."""
+    found = _REPAIRED_ITEM.match(item) if len(item) <= 120 else None
+    if found is None or re.search(_REPAIR_WORD, found.group("second")):
+        return item
+    return found.group("second").strip()
