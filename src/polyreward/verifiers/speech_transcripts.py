@@ -34,7 +34,7 @@ _FILLER = re.compile(r"(?:,[^\S\n]*)?(?<![\w'’\-])(?<!\d )(?:[Uu](?:h+m*|m+)|[
 # spoken punctuation that closes a sentence: before the line's end, a tag, a full stop, a capital or another command
 _CLOSING = r"(?=[^\S\n]*(?:\Z|\n|<|\.|[A-Z]|(?i:new)[^\S\n]+(?i:paragraph|line)\b))"
 _STOP_WORD = r"(?i:period|full[^\S\n]+stop)"
-_SPOKEN_STOP = re.compile(r"(?<=[\w%)])[^\S\n]+" + _STOP_WORD + _CLOSING + r"[^\S\n]*\.?")
+_SPOKEN_STOP = re.compile(r"(?<=[\w%)])[^\S\n]+" + _STOP_WORD + _CLOSING + r"(?:[^\S\n]*\.)?")
 _STOP_AFTER_NUMBER = re.compile(r"\d[^\S\n]+" + _STOP_WORD + _CLOSING)
 # a spoken line break: "new paragraph" / "new line" closing what comes before ("a new line of therapy" is words)
 _SPOKEN_BREAK = re.compile(r"[^\S\n]*\b(?i:new)[^\S\n]+((?i:paragraph|line))\b" + _CLOSING + r"[^\S\n]*")
