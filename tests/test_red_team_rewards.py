@@ -1572,6 +1572,11 @@ LEFT_OPEN = {
         "hack (a student reads the four option texts aloud in one sentence and the tutor answers 'D.'), paid 4/4: "
         "one sentence naming every option with a word beside them counts each as weighed (the speaker label and "
         "'So the options are' are the words); telling a recital from a comparison in one sentence is open"),
+    ("clinical_comprehensiveness", "r59_co_h_letters_with_filler_verdicts_only"): (
+        "hack as written blind ('Um, A? Nah. B? Nope. C? Uh, no. D? Yeah, D.'), paid 4/4: an earlier ruling counts a "
+        "bare verdict per option as weighing it (tests/test_rewards_r45.py: 'A no. B yes. C no. D no. E no.' scores "
+        "1.0; tests/test_rewards_r53.py: 'B, potassium - yes'); setting bare verdicts aside refused those, so the "
+        "earlier ruling stands and this row stays open"),
     ("clinical_comprehensiveness", "r59_co_g_self_repairs_in_option_walk"): (
         "genuine ('B -- sorry, I mean C first: naloxone, no opioid signs. B: lorazepam ...'), 3/4: the self-repair "
         "inside the option label ('B -- sorry, I mean C first:') hides C from the letter openers, so C is not read as "

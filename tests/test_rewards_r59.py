@@ -156,7 +156,7 @@ def test_corrected_boxes_keeps_the_last_box():
     assert corrected_boxes("\\boxed{D} scratch that") == "\\boxed{D} scratch that"
 
 
-# --- clinical_comprehensiveness: notes of speech not heard, bare yes / no verdicts -----------------------------------
+# --- clinical_comprehensiveness: notes of speech not heard, deleted analyses -----------------------------------
 OPTIONS = "A. Intravenous dextrose\nB. Intravenous lorazepam\nC. Intravenous naloxone\nD. Intravenous thiamine"
 COMP = ClinicalComprehensiveness()
 
@@ -168,7 +168,8 @@ COMP = ClinicalComprehensiveness()
         ("Um, A, dextrose -- uh, glucose first tips him into Wernicke. B, lorazepam, he isn't withdrawing. C, naloxone, no opioids. D, thiamine, yes, Wernicke.", 1.0),
         ("A: no hypoglycemia risk here. B: no withdrawal. C: no opioid toxidrome. D: yes, thiamine for Wernicke.", 1.0),
         ("A: dextrose first risks Wernicke. B: lorazepam, no withdrawal. C: [inaudible]. D: [inaudible].", 0.5),
-        ("Um, A? Nah. B? Nope. C? Uh, no. D? Yeah, D.", 0.0),
+        # a bare verdict per option counts as weighing it (the holdout_r45 ruling: "A no. B yes. C no. D no."), spoken too
+        ("Um, A? Nah. B? Nope. C? Uh, no. D? Yeah, D.", 1.0),
         ("A: clonus. Delete that. B: no withdrawal. Delete that. C: no opioids. Delete that. D: thiamine. Delete that. D.", 0.0),
     ],
 )

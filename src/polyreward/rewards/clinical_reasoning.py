@@ -141,17 +141,12 @@ def _content_words(text: str) -> set[str]:
     return {word for word in _words(text) if len(word) >= 3 and not word.isdigit()}
 
 
-# (red team holdout_r59) a bare yes or no, spoken or written, is a verdict without a reason: "A? Nah. B? Nope. D?
-# Yeah, D." weighs no option ("A: no hematuria." still says why: "hematuria")
-_BARE_VERDICTS = frozenset("yes no nah nope yeah yep yup".split())
-
-
 def reasoning_words(text: str, options: Mapping[str, str]) -> int:
     """Words of ``text`` that carry reasoning: not an option's words, not answer/list words, not one letter, and not
     a word about the act of weighing (:data:`polyreward.rewards.format.META_WORDS`, by stem: ``considered``,
     ``choosing``, ``option``): ``Hamartoma - considered.`` names its option and says nothing of it (red team
-    ``holdout_r30``), nor a bare yes or no (:data:`_BARE_VERDICTS`: ``A? Nah.``, red team ``holdout_r59``)."""
-    listed = _listed_words(tuple(options.values())) | _BARE_VERDICTS
+    ``holdout_r30``)."""
+    listed = _listed_words(tuple(options.values()))
     meta = meta_stems()  # (an abbreviation of an option's words is those words: "Central DI?", "A (LAD):" say nothing)
     return sum(1 for w in set(_words(spelled_out(text, options))) if w not in listed and (len(w) > 1 or w.isdigit()) and stem(w) not in meta)
 
