@@ -31,7 +31,7 @@ from polyreward.rubrics.rule_functions import asks_question, first_sentence_cont
 from polyreward.rubrics.schema import parse_rubric
 from polyreward.schema import completion_text
 from polyreward.verifiers import answer_extraction, boxes, choice, options, label_amendments, label_sets, math_canonical, math_normalize, polynomial, radiology_kg, tags
-from polyreward.verifiers import latex_macros, math_answers, text_forms
+from polyreward.verifiers import latex_macros, math_answers, speech_transcripts, text_forms
 from polyreward.verifiers import tool_calls as tool_call_parsing
 from polyreward.verifiers.denial import questions
 from polyreward.verifiers.forecast_contrasts import value_and_remark
@@ -137,6 +137,7 @@ PARSERS = {
     "math_normalize.normalize_answer": math_normalize.normalize_answer,
     "latex_macros.expanded_macros": latex_macros.expanded_macros,
     "text_forms.rendered_superscripts": text_forms.rendered_superscripts,
+    "speech_transcripts.spoken_as_meant": speech_transcripts.spoken_as_meant,  # holdout_r59
     "math_normalize.parse_numeral": math_normalize.parse_numeral,
     "math_normalize.size_problem": math_normalize.size_problem,
     "math_answers.prepare_prediction": math_answers.prepare_prediction,

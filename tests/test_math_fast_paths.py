@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from reader_probes import fresh_and_red_team_batch, fresh_verdicts
 
-from polyreward.verifiers import answer_extraction, broken_markup, math_normalize, reading
+from polyreward.verifiers import answer_extraction, broken_markup, math_normalize, reading, speech_transcripts
 from polyreward.verifiers import math as verifier
 from polyreward.verifiers import math_answers
 from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, work_avoided
@@ -37,6 +37,7 @@ FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCh
 def normalise_long(text: str, collapse_space: bool = True) -> str:
     """``reading.normalise`` with every substitution run, in its order (the path without the shortcuts)."""
     text = reading.overprinted(text)  # backspaces and carriage returns applied (holdout_r54)
+    text = reading.ascii_word_marks(text)  # look-alike apostrophes and hyphens inside a word (stop 68)
     if collapse_space:  # prose: an HTML entity is the character it shows, an HTML superscript the one it shows
         text = reading.rendered_superscripts(reading.rendered_entities(text))
     text = reading._RIGHT_TO_LEFT_RUN.sub(reading._shown_order, text)
@@ -52,13 +53,19 @@ def normalise_long(text: str, collapse_space: bool = True) -> str:
     text = reading._spaced_cjk(text)
     text = reading._WORD.sub(reading._map_lookalikes, text)
     text = reading._TRUE_MINUS.sub("-", reading._MINUS_BEFORE_DIGIT.sub("-", text))
+    text = reading._QUESTION_MARK.sub("?", text)  # "⸮", "؟" (stop 68)
     text = reading._ascii_digits(text)
+    if collapse_space:  # prose: markup splitting a guard word, emphasis on a phrase of commitment (stop 68)
+        text = reading._SPLIT_WORD.sub(reading._joined_word, text)
+        text = reading._EMPHASISED_WORDS.sub(reading._unemphasised, text)
     text = reading._SPACED_LETTERS.sub(reading._spelled_word, text)  # "w r o n g" (holdout107)
+    text = reading._STRETCHED_WORD.sub(reading._unstretched, text)  # "Maaaybe" (stop 68)
     text = reading._LEET_WORD.sub(reading._unleet, text)
     text = reading._LEET_I.sub("I", text)
     text = reading._BARE_CONTRACTION.sub(r"\1n't", text)
     if collapse_space:  # prose: escaped markdown marks and "\\box{..}" read through (broken_markup.py, holdout82)
         text = broken_markup.spelled_boxes(broken_markup.unescaped_markdown(text))
+        text = speech_transcripts.spoken_as_meant(text)  # a transcript as its speaker meant it (holdout_r59)
     return reading._HORIZONTAL_SPACE.sub(" ", text) if collapse_space else text
 
 
@@ -68,8 +75,12 @@ HOSTILE = st.text(alphabet=st.sampled_from(list("orntwa0134579 2x.,\n\t\r\x0b\x0
                                                 "\u0430\u043e\u0391\u00b2\u00bd\u0663\u2212\u2013\u3002\u7b54\\{}$"
                                                 # turned letters, blank letters, an override and its pop, a combining
                                                 # underline, Cherokee and Lisu look-alikes
-                                                "\u01dd\u0287\u0279\u3164\u2800\u202e\u202c\u0332\u13aa\ua4f3")), max_size=60)
-WORDS = ["0r", "n0t", "w41t", "wr0ng", "4ctually", "x2", "2x", "b0x", "1s", "or", "not", "42", "4.5", "  ", "\t", "\u00a0"]
+                                                "\u01dd\u0287\u0279\u3164\u2800\u202e\u202c\u0332\u13aa\ua4f3"
+                                                # look-alike apostrophes and hyphens, small capitals, an accent, markup
+                                                # marks, question-mark look-alikes (stop 68)
+                                                "\u2019\u02bc\u2010\u1d0f\u0280\u00f3*_`<>~\u2e2e\u061f")), max_size=60)
+WORDS = ["0r", "n0t", "w41t", "wr0ng", "4ctually", "x2", "2x", "b0x", "1s", "or", "not", "42", "4.5", "  ", "\t", "\u00a0",
+         "can\u2019t", "n**o**t", "*not*", "Maaaybe", "n\u00f3t", "\u0274\u1d0f\u1d1b", "x*y*z", "**B**", "<b>o</b>"]
 
 
 @FAST
@@ -85,6 +96,7 @@ WORDS = ["0r", "n0t", "w41t", "wr0ng", "4ctually", "x2", "2x", "b0x", "1s", "or"
 @example("101\u2082 &amp; 7 \u3008x\u3009", True)  # a subscript base (holdout96), an entity, CJK brackets
 @example("\U0001f170 \u24b8 x<sup>2</sup>", True)  # enclosed and circled letters, a superscript (found by CI, stop 67)
 @example("\U0001f170", False)
+@example("I\u2019m n**o**t *sure*, Maaaybe n\u00f3t \u1d0f\u0280 42\u2e2e", True)  # this stop's steps
 def test_normalise_shortcuts_equal_the_long_path(text, collapse_space):
     assert reading.normalise(text, collapse_space) == normalise_long(text, collapse_space)
 
@@ -377,7 +389,7 @@ CLAUSE_WORDS = ["I", "I'm", "not", "sure", "guess", "maybe", "my", "friend", "sa
 def test_remembered_clause_readings_equal_fresh_ones(clause):
     from polyreward.verifiers import hedging
 
-    for name in ("_attributed_before", "_writer_condition", "_stands_against", "_doubts", "_idiom_doubts", "_writer_doubts"):
+    for name in ("_attributed_before", "_writer_condition", "_stands_against", "doubts", "_idiom_doubts", "_writer_doubts"):
         function = getattr(hedging, name)
         fresh = function.__wrapped__(clause)
         assert function(clause) == fresh and function(clause) == fresh, name

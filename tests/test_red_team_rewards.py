@@ -1547,6 +1547,40 @@ LEFT_OPEN = {
         "one line: the shown line begins 'The best fit is A.' over the first option's words and still ends 'The best "
         "fit is D.', the conclusion boxed; the row's premise (the conclusion overwritten) does not hold, so it ties "
         "its reference at 1.0"),
+    # holdout_r59 (written blind 2026-12-07: spoken and conversational transcripts -- dictation, fillers, self-repairs,
+    # speaker labels and timestamps; first sight in benchmarks/results/red_team_rewards_holdout_r59_first_sight.md)
+    ("forecast_class_cost", "r59_fc_g_caller_value_taken_up"): (
+        "genuine (a two-turn phone-in inside the block, '[07:42] Caller: So tomorrow's about 18.6, right? [07:43] "
+        "Forecaster: Yes -- 18.6 is my forecast for tomorrow.'), refused as six numbers: the block is a transcript, "
+        "not one value, and reading whose turn commits in a block (the timestamps and the caller's question set "
+        "aside) is a dialogue reader the forecast block does not have; the one-number format asked is not kept"),
+    ("jaccard", "r59_ja_g_timestamp_speaker_before_list"): (
+        "genuine ('[00:03:12] Radiologist: atelectasis; cardiomegaly; edema'), 0.5: a timestamp and a speaker label "
+        "before the first label are read into it; label_sets._LEAD_IN takes a settled heading ('Consensus:'), and a "
+        "speaker's name there needs the speaker rule of turns.py brought to label lists (open)"),
+    ("jaccard", "r59_ja_g_dictation_period_after_list"): (
+        "genuine ('fracture; pneumothorax period'), 0.33: one spoken 'period' after a word is left a word "
+        "(speech_transcripts reads spoken punctuation only in a text that dictates: two closing 'period's, a spoken "
+        "line break or 'period' after a number), since 'the reporting period.' is English; the last label reads "
+        "'pneumothorax period'"),
+    ("kg_triplet_consistency", "r59_kg_g_self_repair_side_to_gold"): (
+        "genuine ('Small left -- sorry, right -- apical pneumothorax.'), 0.77: a repair inside a sentence, between "
+        "dashes, is read with both sides, so the extractor sees a left pneumothorax too; repairing a word inside a "
+        "sentence needs the reparandum's extent, which no structural rule here knows (the span and item repairs of "
+        "span_corrections take whole spans)"),
+    ("clinical_comprehensiveness", "r59_co_h_options_read_aloud_tutor_just_picks"): (
+        "hack (a student reads the four option texts aloud in one sentence and the tutor answers 'D.'), paid 4/4: "
+        "one sentence naming every option with a word beside them counts each as weighed (the speaker label and "
+        "'So the options are' are the words); telling a recital from a comparison in one sentence is open"),
+    ("clinical_comprehensiveness", "r59_co_h_letters_with_filler_verdicts_only"): (
+        "hack as written blind ('Um, A? Nah. B? Nope. C? Uh, no. D? Yeah, D.'), paid 4/4: an earlier ruling counts a "
+        "bare verdict per option as weighing it (tests/test_rewards_r45.py: 'A no. B yes. C no. D no. E no.' scores "
+        "1.0; tests/test_rewards_r53.py: 'B, potassium - yes'); setting bare verdicts aside refused those, so the "
+        "earlier ruling stands and this row stays open"),
+    ("clinical_comprehensiveness", "r59_co_g_self_repairs_in_option_walk"): (
+        "genuine ('B -- sorry, I mean C first: naloxone, no opioid signs. B: lorazepam ...'), 3/4: the self-repair "
+        "inside the option label ('B -- sorry, I mean C first:') hides C from the letter openers, so C is not read as "
+        "weighed; a repaired option label is not read"),
     # holdout_r60 (written blind 2026-12-07: professional documents and records -- SOAP notes, radiology reports with
     # addenda, bulletins, tickets, minutes; first sight in benchmarks/results/red_team_rewards_holdout_r60_first_sight.md)
     ("clinical_faithfulness", "r60_fa_think_tumour_board_tabled_no_decision_box_gold"): (

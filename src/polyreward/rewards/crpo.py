@@ -92,6 +92,7 @@ from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.language import english_share as detected_english_share
 from polyreward.verifiers.reading import uncommented_text, visible_text
 from polyreward.verifiers.record_fields import held_back_status, under_superseded_heading
+from polyreward.verifiers.span_corrections import corrected_boxes
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.turns import invented_case_start, own_turn
 from polyreward.verifiers.voices import adopted_after, voice_of
@@ -658,6 +659,10 @@ class CRPOAccuracy(ReleasedPreprocessing):
             # look ... \\boxed{D}" gives one box): the boxes counted in what a reader sees, when that leaves one
             if (shown := uncommented_text(text)).count("\\boxed") == 1:
                 text = shown
+            # a box a correcting word takes back at once, before the box it states (red team holdout_r59:
+            # "\\boxed{A} scratch that -- thiamine first. \\boxed{D}"): the one box left is the answer
+            elif (corrected := corrected_boxes(shown)).count("\\boxed") == 1:
+                text = corrected
         score = accuracy_reward(text, gold)
         if score == -0.5 and self.committed_answer and (
                 letter := wrapped_letter(text) or labelled_letter(text, self._options(row))) is not None:

@@ -130,6 +130,7 @@ from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.commitment import qualified
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
 from polyreward.verifiers.forecast_affirmed import affirmed_at_end, lands_on_block, restated_over_voices
+from polyreward.verifiers.span_corrections import repaired_span
 from polyreward.verifiers.forecast_contrasts import (labels_observed_day, value_and_remark, without_observed_day,
                                                      without_rejected_alternatives)
 from polyreward.verifiers.forecast_dates import (_DATE, _DECIMAL_COMMA, _MONTH_DATE, _TENS, _UNITS, DAILY_PERIOD, asked_days,
@@ -454,6 +455,13 @@ def _read_span(span: str) -> str:
     return _spelled_forecast(span) if not any(ch.isdigit() for ch in span) else span
 
 
+def _one_value(text: str) -> bool:
+    """Whether ``text`` is one number and nothing else but its unit, in digits or in words (``88.4``, ``88.4
+    µg/m³``, ``forty-two point three.``): a value a self-repair replaces or states (:func:`.span_corrections.repaired_span`)."""
+    read = _read_span(text.strip().rstrip(".!").strip()).replace("UGM", " ").strip()
+    return bool(re.fullmatch(r"[-+]?\d+(?:\.\d+)?", read))
+
+
 def _stranger_in(span: str, where: str, named: frozenset[str] = frozenset()) -> str:
     """Why a number of ``span`` is no forecast for a word beside it (:func:`_stranger_beside`), or "". Run once the
     count is right, so on T numbers (the check costs a few searches per number)."""
@@ -578,6 +586,7 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
         # another value or class aside; "102. I have no doubt it stays very bad.": the later sentence is read as text
         # after the block (forecast_contrasts)
         inner_at, read = text.find(span, start), without_observed_day(without_rejected_alternatives(span))  # holdout_r49
+        read = repaired_span(read, _one_value)  # "Tomorrow's mean 31, scratch that, 88.4" (holdout_r59)
         if labels_observed_day(read):  # "Today's mean: 28 µg/m³. Tomorrow's depends on the wind." (holdout_r49)
             return None, f"{where} labels its number as an observed day's value (today / yesterday), not the forecast", True
         inner_at = inner_at if read != span else -1  # (a position only for a blanked span)

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from polyreward.verifiers.radiology_kg import tokenize
 from polyreward.verifiers.radiology_labels import finding_of
+from polyreward.verifiers.span_corrections import repaired_item
 from polyreward.verifiers.tags import first_block
 
 _WHITESPACE = re.compile(r"\s+")
@@ -252,6 +253,7 @@ def read_labels(body: str, separator: str = ";") -> list[str]:
         labels = body.split(" & ")
     else:
         labels = [body]
+    labels = [repaired_item(label) for label in labels]  # "pneumothorax -- scratch that -- cardiomegaly" (holdout_r59)
     labels = [label for label in labels
               if not _DENIED.search(label) and (not _DENIED_BEFORE.match(label) or _NORMAL_STUDY.match(label))]
     labels = [without_negative_remark(label) for label in labels]  # "atelectasis (not consolidation)" (holdout_r48)

@@ -17,7 +17,10 @@ see or would read the same way:
    letter or digit next to a Han or kana character stands apart from it, horizontal whitespace runs are one space;
    letters that show as a blank (Hangul fillers, the blank Braille pattern) are spaces, a word whose every letter
    carries a combining mark is its letters, upside-down text is read upright, leet is read inside longer words, and
-   one of those few words spelled out letter by letter (``w r o n g``) is the word.
+   one of those few words spelled out letter by letter (``w r o n g``) is the word; in prose, a transcript of speech
+   as its speaker meant it -- fillers set off by commas dropped (``Um, uh, 42``), spoken punctuation of a dictation
+   written as marks (``42.3 period``, ``new paragraph``), a sentence an editing command removes removed (``The answer
+   is B. Delete last sentence.``): :mod:`.speech_transcripts`.
 2. :func:`.hidden_text.without_comments` -- what no reader sees at all, or sees struck out (comments, hidden
    elements, LaTeX that renders nothing, the markup of links and images, struck-through text, everything after
    the end of the writer's turn): :mod:`.hidden_text`; then the writer's own LaTeX macros (``\\def\\ans{45}``,
@@ -57,6 +60,7 @@ from polyreward.verifiers.latex_tables import tabular_as_markdown
 from polyreward.verifiers.markdown_blocks import ANSWER_HEADING_WORDS, shown_markdown
 from polyreward.verifiers.records import ANSWER_TOOL_NAME, RECORD_FENCE_INFO, submitted_calls
 from polyreward.verifiers.regex_prefilter import prefiltered
+from polyreward.verifiers.speech_transcripts import spoken_as_meant
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.turns import answer_part
 from polyreward.verifiers.text_forms import (INVISIBLE_CHARACTERS, LOOKALIKES, overprinted, rendered_entities, rendered_superscripts,
@@ -351,6 +355,8 @@ def normalise(text: str, collapse_space: bool = True, answer_reading: bool = Fal
         text = _BARE_CONTRACTION.sub(r"\1n't", text)
     if collapse_space and "\\" in text:  # prose: an escaped markdown mark is the mark shown, "\\box{24}" the box meant
         text = spelled_boxes(unescaped_markdown(text))
+    if collapse_space:  # prose: a transcript's fillers, spoken punctuation and editing commands as meant (holdout_r59)
+        text = spoken_as_meant(text)
     return _HORIZONTAL_SPACE.sub(" ", text) if collapse_space and _space_to_collapse(text) else text
 
 

@@ -15,6 +15,8 @@ Reconstructed rule (ours), one bounded pattern on the normalised span."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.withdrawal_words import CORRECTION_WORDS, NO_INTERJECTIONS
 
@@ -62,6 +64,60 @@ def corrected_answer_line(text: str, anchor: str) -> str:
     return text if value is None else f"{text[:last.end()]} {value}{text[line_end:]}"
 
 
+# a box and, right after it, a correcting word (red team holdout_r59: "\\boxed{A} scratch that -- thiamine first.
+# \\boxed{D}", "\\boxed{B}, sorry, \\boxed{C}")
+_BOX_THEN_CORRECTION = re.compile(r"\\boxed\{([^{}\n]{1,40})\}(?=[^\S\n]*(?:[,;.]|[-–—]{1,2})?[^\S\n]*" + _CORRECTING + ")", re.IGNORECASE)
+
+
+def corrected_boxes(text: str) -> str:
+    """``text`` with each box that a correcting word follows at once written as its bare content, when a later box
+    follows it (the box the correction states); ``text`` itself otherwise. ``\\boxed{A} scratch that -- thiamine
+    first. \\boxed{D}`` gives one box, D; ``\\boxed{C}. Correction: the answer is A.`` keeps its box (no later box:
+    the readers of retraction read what the correction says)."""
+    last_box = text.rfind("\\boxed")
+    return _BOX_THEN_CORRECTION.sub(lambda m: m.group(1) if m.end() < last_box else m.group(), text)
+
+
+# (red team holdout_r59) a spoken self-repair inside a one-value span, after a lead-in: "Tomorrow's mean 31, scratch
+# that, 88.4", "Tomorrow's mean, twenty-eight -- sorry, forty-two point three." -- the lead-in, a first value (digits,
+# or number words joined by hyphens and "point"), a correcting word, the second value closing the span
+_SPELLED = r"[a-z]+(?:-[a-z]+)?(?:[^\S\n]+(?:point|hundred|and)[^\S\n]+[a-z]+(?:-[a-z]+)?)*"
+_REPAIRED_SPAN = re.compile(
+    r"\A(?P<lead>[^\n\d]{0,40}?)(?P<first>[-+]?\d+(?:[.,]\d+)*|" + _SPELLED + r")[^\S\n]*(?:[,;]|[-–—]{1,2})?[^\S\n]*"
+    + _CORRECTING + r"[^\S\n]*(?:[,:;]|[-–—]{1,2})?[^\S\n]*(?P<second>[^\n]{1,60}?)[^\S\n]*\Z", re.IGNORECASE)
+
+
+def repaired_span(span: str, is_value: Callable[[str], bool]) -> str:
+    """``span`` with a self-repair read (:data:`_REPAIRED_SPAN`): the first value and the correcting word blanked
+    (spaces, so positions in the span stay), leaving the lead-in and the value after the correction, when both values
+    are one value each (``is_value``, the reader's own test): ``Tomorrow's mean 31, scratch that, 88.4`` reads
+    ``Tomorrow's mean 88.4``; ``42.3 -- sorry, that's today's -- tomorrow is 28`` (no value after the correction) is
+    left as it was, as is any other span."""
+    if len(span) > 160 or "\n" in span.strip():
+        return span
+    found = _REPAIRED_SPAN.match(span)
+    if found is None or not (is_value(found.group("first")) and is_value(found.group("second"))):
+        return span
+    return span[:found.start("first")] + " " * (found.start("second") - found.start("first")) + span[found.start("second"):]
+
+
+# (red team holdout_r59) one item of a list repaired in speech: "pneumothorax -- scratch that -- cardiomegaly",
+# "atelectasis -- sorry, consolidation": a short item, a dash, a word of repair, the item said instead ("effusion --
+# actually small" qualifies its item: "actually" and "wait" are no repair of a label)
+_REPAIR_WORD = r"(?i:sorry|scratch[^\S\n]+that|correction|I[^\S\n]+mean|make[^\S\n]+that)\b"
+_REPAIRED_ITEM = re.compile(
+    r"\A[^\S\n]*(?P<first>[^\n,;:]{1,40}?)[^\S\n]*[-–—]{1,2}[^\S\n]*" + _REPAIR_WORD
+    + r"[^\S\n]*(?:[,:;]|[-–—]{1,2})?[^\S\n]*(?P<second>[^\n,;:]{1,40}?)[^\S\n.]*\Z")
+
+
+def repaired_item(item: str) -> str:
+    """The item a list's item repairs itself to (:data:`_REPAIRED_ITEM`): ``pneumothorax -- scratch that --
+    cardiomegaly`` is ``cardiomegaly``, ``atelectasis -- sorry, consolidation`` is ``consolidation``; ``item`` itself
+    when it is no such repair (``pleural effusion -- actually small``, or a second part that repairs again)."""
+    found = _REPAIRED_ITEM.match(item) if len(item) <= 120 else None
+    if found is None or re.search(_REPAIR_WORD, found.group("second")):
+        return item
+    return found.group("second").strip()
 # a line's first sentence, after a speaker's label if any ("Student: ", "[00:03:12] Tutor: "), up to its stop and the
 # space after it (or the line's end); the label stays the speaker's
 _FIRST_SENTENCE = re.compile(r"(?m)^(?P<label>[^\S\n]*(?:\[[\d:.]{4,12}\][^\S\n]*)?(?:[A-Za-z][\w .'-]{0,30}:[^\S\n]+)?)"
