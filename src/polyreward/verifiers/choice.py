@@ -267,8 +267,10 @@ _ANCHOR = (
     # round, read by what comes after; "Final: B vs C" with no result stays two options)
     r"(?i:\b(?:final\s+answer|final(?:\s+(?:pick|choice|selection|verdict|call|decision))?(?=[^\S\n]*[:：])"
     r"(?![^\S\n]*[:：][^\S\n]*\(?[A-E]\)?[^\S\n]+(?:vs\.?|v\.|versus)[^\S\n]+\(?[A-E]\)?[^\S\n]*(?:→|->|=>|⇒))|"
-    # a panel's settled answer labelled as such (holdout124): "Verdict: A.", "Consensus: **A. Thomas Hobbes**"
-    r"(?:verdict|" + OWN_CONSENSUS + r")(?=[^\S\n]*(?:\*\*)?[^\S\n]*[:：])|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)(?:\s+(?:here|overall|then))?|answer|"
+    # a panel's settled answer labelled as such (holdout124): "Verdict: A.", "Consensus: **A. Thomas Hobbes**"; a
+    # record's decision field (holdout126): "Decision: option C." (minutes), "**Decision: C**" (a decision record); a
+    # short bracket may qualify the label ("Decision (unanimous): C", "Verdict (2-1): A")
+    r"(?:verdict|decision|" + OWN_CONSENSUS + r")(?:[^\S\n]*\([^()\n]{1,30}\))?(?=[^\S\n]*(?:\*\*)?[^\S\n]*[:：])|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)(?:\s+(?:here|overall|then))?|answer|"
     # what a vignette asks for, named as the writer's pick (holdout19/20): "Best next step: B", "Most likely diagnosis: C"
     r"(?:best|correct|most\s+(?:likely|appropriate|probable))\s+(?:next\s+|initial\s+|first\s+)?(?:step|diagnosis|treatment|management|"
     r"test|drug|organism|explanation|mechanism|cause|intervention)(?:\s+(?:here|overall))?|"
