@@ -72,7 +72,7 @@ from polyreward.verifiers.span_corrections import corrected_answer_line, correct
 from polyreward.verifiers.tags import strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_words import DENIED_OTHER_TAIL, FOREIGN_AFFIRMED, FOREIGN_ANCHOR
 from polyreward.verifiers.registers import AFFIRMED_THEN_GLOSS, AFFIRMING_EMOJI, CERTAIN_TAIL, DECORATIVE_EMOJI, LEGAL_ANCHOR, SUMMARY_ANCHOR
-from polyreward.verifiers.choice_keys import final_names_no_option, flashcard_answer, glossed_as_another_option, key_alternatives, key_label_pattern
+from polyreward.verifiers.choice_keys import final_names_no_option, flashcard_answer, soap_assessment, glossed_as_another_option, key_alternatives, key_label_pattern
 from polyreward.verifiers.double_negation import cancelled
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     letters_listed, letters_per_label, marked_option, record_letter, scored_option,
@@ -414,7 +414,7 @@ def letter_after_answer_block(text: str, letters: str = "ABCDE", options: Mappin
 
 
 def _extract_letter(text: str, letters: str, options: Mapping[str, str] | None) -> tuple[str | None, str]:
-    text = flashcard_answer(bracketed_in_capitals(text, letters))  # "(c), maybe (e)" as "(C), maybe (E)" (holdout84)
+    text = soap_assessment(flashcard_answer(bracketed_in_capitals(text, letters)))  # "(c), maybe (e)" as "(C), maybe (E)" (holdout84)
     text = reader_picks_masked(text)  # "If you answered **A**: Great job!": the student's hypothetical pick (holdout121)
     # ("Q: ...?\nA: Unfractionated heparin (C).": the answer's label, not option A; holdout76)
     written, text = text, without_own_negative_texts(text, letters, options or {})  # "C. Not hearsay, as ...": the option's own label

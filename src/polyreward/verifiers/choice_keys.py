@@ -103,6 +103,29 @@ def flashcard_answer(text: str) -> str:
     return _FLASHCARD_ANSWER.sub(r"\1Reply\2" if walkthrough_end(text, 0, len(text)) >= 0 else r"\1Answer\2", text)
 
 
+# a SOAP note's section labels (holdout126): "S:", "O:", "A:", "P:" opening lines in that order -- its "A:" line is the
+# Assessment, no option A beside the option its Plan commits to ("A: Anterior STEMI ...\nP: ... primary PCI (B).")
+_SOAP_LABEL = re.compile(r"^([ \t]*(?:\*\*|__)?)([SOAP])((?:\*\*|__)?[ \t]*[:：])", re.MULTILINE)
+
+
+def soap_assessment(text: str) -> str:
+    """``text`` with a SOAP note's "A:" label written "Assessment:" where an "S:" and an "O:" line come before it and a
+    "P:" line after it (any other "A:" line stays a letter)."""
+    if "O" not in text or "P" not in text:
+        return text
+    labels = list(_SOAP_LABEL.finditer(text))
+    plans = [m.start() for m in labels if m.group(2) == "P"]
+    seen: set[str] = set()
+    pieces, last = [], 0
+    for label in labels:
+        name = label.group(2)
+        if name == "A" and {"S", "O"} <= seen and plans and plans[-1] > label.start():
+            pieces += [text[last:label.start(2)], "Assessment"]
+            last = label.end(2)
+        seen.add(name)
+    return "".join(pieces) + text[last:] if pieces else text
+
+
 # options offered as alternatives by their key letters, MedMCQA style (holdout76: "So option b or a+b depending on
 # whether 'combined' counts", "options (c) or (d)", "option B/D"): the word "option" (or an answer key's label), then
 # two letters or letter combinations ("a+b", "a & c") joined by "or" / "/" -- no one option chosen
