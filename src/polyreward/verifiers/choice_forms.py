@@ -285,7 +285,9 @@ def _passes(text: str, letters: str) -> list[dict[str, re.Match]]:
 
 def marked_option(text: str, letters: str) -> str | None:
     """The one option picked by a verdict per option (the comment above), :data:`SEVERAL` when two or more are
-    picked, None when the text holds no such verdicts (three rows or more, each for another option) or picks none."""
+    picked, None when the text holds no such verdicts (three rows or more, each for another option), picks none, or
+    marks every row alike ("| A | 4.76 | yes |" ... "| D | 6.35 | yes |" under a "Considered" column: the writer's
+    own answer line decides)."""
     rows: dict[str, bool | str | None] = {}
     for found in reversed(_passes(text, letters)):  # the last pass of verdicts that marks any option
         rows = {letter: _row_mark(text[row.start():row.start() + (row.group(0).find(row.group("letter")))] + " "
@@ -295,6 +297,8 @@ def marked_option(text: str, letters: str) -> str | None:
     if MARKED_TWICE in rows.values():
         return None
     picked = [letter for letter, mark in rows.items() if mark is True]
+    if len(picked) == len(rows):
+        return None  # every row marked yes sets no option apart: a column of what was considered, not a pick (holdout126)
     if len(picked) > 1:
         return SEVERAL
     return picked[0] if picked else None
