@@ -358,6 +358,13 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout122", "x122_m_g_scientific_notation_in_words", "Multiply by 1000, which adds three to th"),
     #   a circled number before the letter (`正解は③、つまり C です`): the anchor reads the number, not the letter after `つまり`
     ("holdout122", "x122_ch_g_japanese_circled_number_with_letter", "胆汁は肝臓で作られ、胆嚢に蓄えられます。\n\n正解は③、つまり C です。"),
+    # holdout126 (professional documents and records; written blind), left open after its rules:
+    #   a pharmacy record's "Dispensed: B. Nitrofurantoin ..." after "A, C and D excluded": a record label that is no
+    #   answer label, its letter beside a list of the excluded ones (read as several options)
+    ("holdout126", "x126_ch_g_pharmacy_dispensed_letter_and_drug", "PHARMACY RECORD\nAllergy: penicillin (ana"),
+    #   "Final: C. (Option D would be right only in °F; ...)": the remark's conditional "would be right only in" reads
+    #   as an affirmed other option
+    ("holdout126", "x126_ch_g_qa_approved_final_letter_then_remark", "QA REVIEW\nStatus: Approved.\nFinal: C. (O"),
 }
 
 
