@@ -249,6 +249,7 @@ _NO_WORD = re.compile(r"\b(?:incorrect|wrong|not|false|excluded|eliminated|ruled
 
 
 MARKED_TWICE = "marked twice"
+_TICK = re.compile(r"[✅✔☑✓]")  # a tick on every row still ticks them all (several)
 
 
 def _row_mark(rest: str) -> bool | str | None:
@@ -297,8 +298,8 @@ def marked_option(text: str, letters: str) -> str | None:
     if MARKED_TWICE in rows.values():
         return None
     picked = [letter for letter, mark in rows.items() if mark is True]
-    if len(picked) == len(rows):
-        return None  # every row marked yes sets no option apart: a column of what was considered, not a pick (holdout126)
+    if len(picked) == len(rows) and not _TICK.search(text):
+        return None  # every row's cell "yes" sets no option apart: a column of what was considered, not a pick (holdout126)
     if len(picked) > 1:
         return SEVERAL
     return picked[0] if picked else None
