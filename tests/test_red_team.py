@@ -379,6 +379,13 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout125", "x125_ch_g_dictated_answer_colon", "Newton's second law is F equals m a peri"),
     #   a question (`Is it... B?`) then the student's `Yes, B.` and the examiner's `Good.`: not traced in time
     ("holdout125", "x125_ch_g_asks_then_explains_commits", "Examiner: Which organ?\nStudent: Is it..."),
+    # holdout126 (professional documents and records; written blind), left open after its rules:
+    #   a pharmacy record's "Dispensed: B. Nitrofurantoin ..." after "A, C and D excluded": a record label that is no
+    #   answer label, its letter beside a list of the excluded ones (read as several options)
+    ("holdout126", "x126_ch_g_pharmacy_dispensed_letter_and_drug", "PHARMACY RECORD\nAllergy: penicillin (ana"),
+    #   "Final: C. (Option D would be right only in °F; ...)": the remark's conditional "would be right only in" reads
+    #   as an affirmed other option
+    ("holdout126", "x126_ch_g_qa_approved_final_letter_then_remark", "QA REVIEW\nStatus: Approved.\nFinal: C. (O"),
 }
 
 

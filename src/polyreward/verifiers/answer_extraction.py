@@ -96,8 +96,9 @@ _ANCHOR = re.compile(
     r"(?:####(?![ \t]*(?!(?:" + NUMBER_WORD + r")\b)[^\W\d_]{2,}[^\d$\\\n]*(?:\n|\Z))|(?:final\s+answer|the\s+(?:correct\s+)?answer|(?:(?<=final[_-])|(?<![\w-]))answer)[\"']?\**"
     r"(?:\s*\((?:revised|updated|corrected|new|second\s+try|v\d)\))?\**\s*(?:is|:|=|→|->|⇒|=>|would\s+be|should\s+be|will\s+be)\**\s*:?\**"
     # a panel's settled answer labelled as such, with a colon only (holdout124): "Judge's verdict: $x = 4$.", "Panel
-    # consensus: the maximum value is $3$." ("the consensus is 42" is others' vote: hedging.IDIOM_DOUBT)
-    r"|(?<![\w-])(?:verdict|consensus)\**(?:\s*\([^()\n]{1,30}\))?\s*:\**)",
+    # consensus: the maximum value is $3$." ("the consensus is 42" is others' vote: hedging.IDIOM_DOUBT); a record's
+    # decision field (holdout126): "Decision: 9 referees to be booked." (minutes), "**Decision: 12**"
+    r"|(?<![\w-])(?:verdict|consensus|decision)\**(?:\s*\([^()\n]{1,30}\))?\s*:\**)",
     re.IGNORECASE,
 )
 # prose that ends the answer after an anchor: "42 because ...", "12 apples, so ..."

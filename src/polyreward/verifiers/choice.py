@@ -72,7 +72,7 @@ from polyreward.verifiers.span_corrections import corrected_answer_line, correct
 from polyreward.verifiers.tags import strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_words import DENIED_OTHER_TAIL, FOREIGN_AFFIRMED, FOREIGN_ANCHOR
 from polyreward.verifiers.registers import AFFIRMED_THEN_GLOSS, AFFIRMING_EMOJI, CERTAIN_TAIL, DECORATIVE_EMOJI, LEGAL_ANCHOR, SUMMARY_ANCHOR
-from polyreward.verifiers.choice_keys import final_names_no_option, flashcard_answer, glossed_as_another_option, key_alternatives, key_label_pattern
+from polyreward.verifiers.choice_keys import final_names_no_option, flashcard_answer, soap_assessment, glossed_as_another_option, key_alternatives, key_label_pattern
 from polyreward.verifiers.double_negation import cancelled
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     letters_listed, letters_per_label, marked_option, record_letter, scored_option,
@@ -267,8 +267,10 @@ _ANCHOR = (
     # round, read by what comes after; "Final: B vs C" with no result stays two options)
     r"(?i:\b(?:final\s+answer|final(?:\s+(?:pick|choice|selection|verdict|call|decision))?(?=[^\S\n]*[:：])"
     r"(?![^\S\n]*[:：][^\S\n]*\(?[A-E]\)?[^\S\n]+(?:vs\.?|v\.|versus)[^\S\n]+\(?[A-E]\)?[^\S\n]*(?:→|->|=>|⇒))|"
-    # a panel's settled answer labelled as such (holdout124): "Verdict: A.", "Consensus: **A. Thomas Hobbes**"
-    r"(?:verdict|" + OWN_CONSENSUS + r")(?=[^\S\n]*(?:\*\*)?[^\S\n]*[:：])|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)(?:\s+(?:here|overall|then))?|answer|"
+    # a panel's settled answer labelled as such (holdout124): "Verdict: A.", "Consensus: **A. Thomas Hobbes**"; a
+    # record's decision field (holdout126): "Decision: option C." (minutes), "**Decision: C**" (a decision record); a
+    # short bracket may qualify the label ("Decision (unanimous): C", "Verdict (2-1): A")
+    r"(?:verdict|decision|" + OWN_CONSENSUS + r")(?:[^\S\n]*\([^()\n]{1,30}\))?(?=[^\S\n]*(?:\*\*)?[^\S\n]*[:：])|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)(?:\s+(?:here|overall|then))?|answer|"
     # what a vignette asks for, named as the writer's pick (holdout19/20): "Best next step: B", "Most likely diagnosis: C"
     r"(?:best|correct|most\s+(?:likely|appropriate|probable))\s+(?:next\s+|initial\s+|first\s+)?(?:step|diagnosis|treatment|management|"
     r"test|drug|organism|explanation|mechanism|cause|intervention)(?:\s+(?:here|overall))?|"
@@ -412,7 +414,7 @@ def letter_after_answer_block(text: str, letters: str = "ABCDE", options: Mappin
 
 
 def _extract_letter(text: str, letters: str, options: Mapping[str, str] | None) -> tuple[str | None, str]:
-    text = flashcard_answer(bracketed_in_capitals(text, letters))  # "(c), maybe (e)" as "(C), maybe (E)" (holdout84)
+    text = soap_assessment(flashcard_answer(bracketed_in_capitals(text, letters)))  # "(c), maybe (e)" as "(C), maybe (E)" (holdout84)
     text = reader_picks_masked(text)  # "If you answered **A**: Great job!": the student's hypothetical pick (holdout121)
     # ("Q: ...?\nA: Unfractionated heparin (C).": the answer's label, not option A; holdout76)
     written, text = text, without_own_negative_texts(text, letters, options or {})  # "C. Not hearsay, as ...": the option's own label

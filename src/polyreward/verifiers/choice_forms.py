@@ -249,6 +249,7 @@ _NO_WORD = re.compile(r"\b(?:incorrect|wrong|not|false|excluded|eliminated|ruled
 
 
 MARKED_TWICE = "marked twice"
+_TICK = re.compile(r"[✅✔☑✓]")  # a tick on every row still ticks them all (several)
 
 
 def _row_mark(rest: str) -> bool | str | None:
@@ -285,7 +286,9 @@ def _passes(text: str, letters: str) -> list[dict[str, re.Match]]:
 
 def marked_option(text: str, letters: str) -> str | None:
     """The one option picked by a verdict per option (the comment above), :data:`SEVERAL` when two or more are
-    picked, None when the text holds no such verdicts (three rows or more, each for another option) or picks none."""
+    picked, None when the text holds no such verdicts (three rows or more, each for another option), picks none, or
+    marks every row alike ("| A | 4.76 | yes |" ... "| D | 6.35 | yes |" under a "Considered" column: the writer's
+    own answer line decides)."""
     rows: dict[str, bool | str | None] = {}
     for found in reversed(_passes(text, letters)):  # the last pass of verdicts that marks any option
         rows = {letter: _row_mark(text[row.start():row.start() + (row.group(0).find(row.group("letter")))] + " "
@@ -295,6 +298,8 @@ def marked_option(text: str, letters: str) -> str | None:
     if MARKED_TWICE in rows.values():
         return None
     picked = [letter for letter, mark in rows.items() if mark is True]
+    if len(picked) == len(rows) and not _TICK.search(text):
+        return None  # every row's cell "yes" sets no option apart: a column of what was considered, not a pick (holdout126)
     if len(picked) > 1:
         return SEVERAL
     return picked[0] if picked else None

@@ -63,11 +63,22 @@ _NO_OPTION_FINAL = re.compile(
     r"(?:insufficient|not\s+enough)\s+(?:information|data|context)|no\s+(?:single\s+|valid\s+|correct\s+)?(?:answer|option|choice))\b", re.IGNORECASE)
 
 
+# a record's decision or answer field put off (holdout126): "Decision: none.", "Decision: deferred to the next meeting",
+# "**Outcome:** tabled", "Answer: pending" -- the minutes or the form record no choice, whatever letter a motion or a
+# draft named before it
+_DECISION_PUT_OFF = re.compile(r"\b(?:decision|outcome|resolution|answer)(?:[^\S\n]*\([^()\n]{1,30}\))?(?:\*\*)?[^\S\n]*[:：](?:\*\*)?[^\S\n]*(?:\*\*)?"
+                               r"(?P<word>none|deferred|tabled|pending|postponed|not\s+(?:yet\s+)?(?:made|reached|taken|recorded))\b", re.IGNORECASE)
+
+
 def final_names_no_option(view: str, after: int, options: Mapping[str, str]) -> bool:
     """Does an answer phrase after ``after`` (the last place the letter read is named) give "none of the above",
     "all of the above" or "none" as the answer, when no option's text is such a verdict? Then the writer's final answer
     is no option, and the letter its reasoning named before is not what it answers. With the options unknown
-    (``options`` empty) no option is taken to be such a verdict."""
+    (``options`` empty) no option is taken to be such a verdict. So does a decision field put off after it
+    (``_DECISION_PUT_OFF``; "none" there only when no option's text says "none")."""
+    if any(m.start() >= after and (m.group("word").lower() != "none" or not any(re.search(r"\bnone\b", text, re.IGNORECASE) for text in options.values()))
+           for m in _DECISION_PUT_OFF.finditer(view)):
+        return True
     if any(re.search(r"\b(?:none|all|neither|both|determin\w*|insufficient|enough)\b", text, re.IGNORECASE) for text in options.values()):
         return False  # an option that is "None of the above" is chosen by its own text
     return any(m.start() >= after for m in _NO_OPTION_FINAL.finditer(view))
@@ -90,6 +101,29 @@ def flashcard_answer(text: str) -> str:
     if "Q" not in text and "q" not in text:
         return text
     return _FLASHCARD_ANSWER.sub(r"\1Reply\2" if walkthrough_end(text, 0, len(text)) >= 0 else r"\1Answer\2", text)
+
+
+# a SOAP note's section labels (holdout126): "S:", "O:", "A:", "P:" opening lines in that order -- its "A:" line is the
+# Assessment, no option A beside the option its Plan commits to ("A: Anterior STEMI ...\nP: ... primary PCI (B).")
+_SOAP_LABEL = re.compile(r"^([ \t]*(?:\*\*|__)?)([SOAP])((?:\*\*|__)?[ \t]*[:：])", re.MULTILINE)
+
+
+def soap_assessment(text: str) -> str:
+    """``text`` with a SOAP note's "A:" label written "Assessment:" where an "S:" and an "O:" line come before it and a
+    "P:" line after it (any other "A:" line stays a letter)."""
+    if "O" not in text or "P" not in text:
+        return text
+    labels = list(_SOAP_LABEL.finditer(text))
+    plans = [m.start() for m in labels if m.group(2) == "P"]
+    seen: set[str] = set()
+    pieces, last = [], 0
+    for label in labels:
+        name = label.group(2)
+        if name == "A" and {"S", "O"} <= seen and plans and plans[-1] > label.start():
+            pieces += [text[last:label.start(2)], "Assessment"]
+            last = label.end(2)
+        seen.add(name)
+    return "".join(pieces) + text[last:] if pieces else text
 
 
 # options offered as alternatives by their key letters, MedMCQA style (holdout76: "So option b or a+b depending on

@@ -370,6 +370,9 @@ _UNCHECKED = re.compile(
     # a check planned, not done: "Next I would verify whether 42 satisfies it", "I'll check if 42 works" (then a check
     # follows with ":"; "Let's check whether 42 works: ..." is read as a check)
     r"|\b(?:would|will|'ll|'d|shall|going\s+to|plan\s+to|intend\s+to)\s+(?:\w+\s+)?(?:double-?)?(?:check|verif|confirm|test)\w*\s+(?:whether|if)\b(?![^:\n]*:)"
+    # ... or assigned: an action item's imperative or "to" ("- Sam: confirm whether the answer is 72 km/h (due Friday)",
+    # "Priya to verify if it is 72", "TODO: check whether ..."; holdout126) -- a check given to someone, not done
+    r"|(?:\A[\W_]*|[:\n][^\S\n]*|\bto\s+)(?:double-?)?(?:check|verify|confirm|test)\s+(?:whether|if)\b(?![^:\n]*:)"
     # ... or put off: "I'll verify later", "will double-check it afterwards", "vérifierai plus tard" (holdout64)
     r"|\b(?:will|'ll|shall|going\s+to|plan\s+to|intend\s+to)\s+(?:\w+\s+)?(?:double-?|re-?)?(?:check|verif|confirm|test)\w*\s+(?:(?:it|this|that|them|the\s+\w+)\s+)?(?:later|afterwards|tomorrow|next\s+time|at\s+some\s+point|when\s+I\s+(?:can|get\s+(?:the\s+)?(?:time|a\s+chance)))\b(?![^:\n]*:)"
     # a check in a plan ("Next step: verify that ...", "Plan: ..., then check that it equals 42") or evidence so far
