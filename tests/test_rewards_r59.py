@@ -29,7 +29,7 @@ from polyreward.verifiers.speech_transcripts import dictates, spoken_as_meant
         # fillers set off by a comma or an ellipsis are no words
         ("Um, uh, eighty-eight point four.", "eighty-eight point four."),
         ("consolidation; uh, pleural effusion; and, uh, pneumonia", "consolidation; pleural effusion; and pneumonia"),
-        ("Hmm... the answer is C.", "the answer is C."),
+        ("Hmm... the answer is C.", "Hmm... the answer is C."),  # a written pause, no filler: read by the readers of withdrawal
         # not a filler: a unit after a number, an abbreviation, an answer word, an article with no comma
         ("a 5 um, smooth nodule", "a 5 um, smooth nodule"),
         ("UH, University Hospital, admitted him.", "UH, University Hospital, admitted him."),

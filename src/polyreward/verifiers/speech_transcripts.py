@@ -1,7 +1,7 @@
 """A transcript of speech read as its speaker meant it (red team ``holdout_r59``): what speech recognition writes down
 besides the words said -- the fillers, the spoken punctuation of a dictation and its editing commands.
 
-* A filler (``um``, ``uh``, ``uhm``, ``erm``, ``hmm``) set off by a comma or an ellipsis is no word: ``Um, uh,
+* A filler (``um``, ``uh``, ``uhm``, ``erm``; not ``hmm``, a written pause the readers of withdrawal read) set off by a comma or an ellipsis is no word: ``Um, uh,
   eighty-eight point four.`` says ``eighty-eight point four.``; ``consolidation; uh, pleural effusion; and, uh,
   pneumonia`` lists three findings. A filler with no comma or ellipsis after it is left as written (``5 um`` is a
   length, Portuguese ``um valor`` an article), as are ``uh-huh`` and ``mm-hmm`` (answers, not fillers).
@@ -30,7 +30,9 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 
 # a filler word set off by a comma or an ellipsis after it (a comma before it goes with it: "and, uh, pneumonia");
 # not after a digit ("5 um,"), not an all-capital abbreviation ("UH,"), not part of a hyphenated word ("uh-huh")
-_FILLER = re.compile(r"(?:,[^\S\n]*)?(?<![\w'’\-])(?<!\d )(?:[Uu](?:h+m*|m+)|[Ee]rm+|[Hh]mm+)(?![\w'’\-])[^\S\n]*(?:,|\.{3}|…)")
+# ("hmm" is no filler here: a written "Hmm," marks the writer's pause before a doubt or a correction, which the
+# readers of withdrawal read)
+_FILLER = re.compile(r"(?:,[^\S\n]*)?(?<![\w'’\-])(?<!\d )(?:[Uu](?:h+m*|m+)|[Ee]rm+)(?![\w'’\-])[^\S\n]*(?:,|\.{3}|…)")
 # spoken punctuation that closes a sentence: before the line's end, a tag, a full stop, a capital or another command
 _CLOSING = r"(?=[^\S\n]*(?:\Z|\n|<|\.|[A-Z]|(?i:new)[^\S\n]+(?i:paragraph|line)\b))"
 _STOP_WORD = r"(?i:period|full[^\S\n]+stop)"
@@ -59,7 +61,7 @@ def spoken_as_meant(text: str) -> str:
     sentences its editing commands remove removed (module docstring)."""
     lowered = text.casefold()
     if "," in text or "." in text or "…" in text:
-        text = _FILLER.sub(" ", text) if ("u" in lowered or "erm" in lowered or "hmm" in lowered) else text
+        text = _FILLER.sub(" ", text) if ("u" in lowered or "erm" in lowered) else text
     if ("period" in lowered or "stop" in lowered or "new " in lowered) and dictates(text):
         text = _SPOKEN_BREAK.sub(lambda m: "\n\n" if m.group(1).casefold() == "paragraph" else "\n",
                                  _SPOKEN_STOP.sub(".", text))
