@@ -118,9 +118,9 @@ def repaired_item(item: str) -> str:
     if found is None or re.search(_REPAIR_WORD, found.group("second")):
         return item
     return found.group("second").strip()
-# a line's first sentence, after a speaker's label if any ("Student: ", "[00:03:12] Tutor: "), up to its stop and the
-# space after it (or the line's end); the label stays the speaker's
-_FIRST_SENTENCE = re.compile(r"(?m)^(?P<label>[^\S\n]*(?:\[[\d:.]{4,12}\][^\S\n]*)?(?:[A-Za-z][\w .'-]{0,30}:[^\S\n]+)?)"
+# a line's first sentence, after an opening tag and a speaker's label if any ("<answer>", "Student: ", "[00:03:12]
+# Tutor: "), up to its stop and the space after it (or the line's end); the tag and the label stay
+_FIRST_SENTENCE = re.compile(r"(?m)^(?P<label>[^\S\n]*(?:<[A-Za-z][\w-]{0,20}>[^\S\n]*)?(?:\[[\d:.]{4,12}\][^\S\n]*)?(?:[A-Za-z][\w .'-]{0,30}:[^\S\n]+)?)"
                              r"(?P<sentence>[^\n]*?)(?=[.!][^\S\n]+\S|[^\S\n]*$)")
 
 
