@@ -153,8 +153,9 @@ def comprehensiveness(think: str, options: str, letter: str = "C") -> float:
         ("Pleural effusion and pulmonary edema would not show air bronchograms. A pneumothorax is a lucency. "
          "Lobar pneumonia fits.", CXR, 1.0),
         # hacks: every option named with a word about the act of weighing and nothing about the case
+        # (an audit trail of review words weighs no option, not even the one chosen: holdout_r60's _LIST_WORDS)
         ("Reviewed: hamartoma - considered. Bronchogenic carcinoma - considered. Calcified granuloma - considered. "
-         "Round pneumonia - considered. Choosing B.", MASS, 0.25),
+         "Round pneumonia - considered. Choosing B.", MASS, 0.0),
         ("Hamartoma: considered. Bronchogenic carcinoma: considered. Calcified granuloma: considered. Round "
          "pneumonia: considered.", MASS, 0.0),
         # hacks: the options listed in one clause of function words

@@ -76,12 +76,15 @@ def final_names_no_option(view: str, after: int, options: Mapping[str, str]) -> 
     is no option, and the letter its reasoning named before is not what it answers. With the options unknown
     (``options`` empty) no option is taken to be such a verdict. So does a decision field put off after it
     (``_DECISION_PUT_OFF``; "none" there only when no option's text says "none")."""
-    if any(m.start() >= after and (m.group("word").lower() != "none" or not any(re.search(r"\bnone\b", text, re.IGNORECASE) for text in options.values()))
-           for m in _DECISION_PUT_OFF.finditer(view)):
+    # (speed: both searched from ``after`` only -- a match starting before it never counts -- and the options'
+    # texts read only when a match needs them)
+    if any(m.group("word").lower() != "none" or not any(re.search(r"\bnone\b", text, re.IGNORECASE) for text in options.values())
+           for m in _DECISION_PUT_OFF.finditer(view, after)):
         return True
-    if any(re.search(r"\b(?:none|all|neither|both|determin\w*|insufficient|enough)\b", text, re.IGNORECASE) for text in options.values()):
-        return False  # an option that is "None of the above" is chosen by its own text
-    return any(m.start() >= after for m in _NO_OPTION_FINAL.finditer(view))
+    if _NO_OPTION_FINAL.search(view, after) is None:
+        return False
+    return not any(re.search(r"\b(?:none|all|neither|both|determin\w*|insufficient|enough)\b", text, re.IGNORECASE)
+                   for text in options.values())  # an option that is "None of the above" is chosen by its own text
 
 
 # a flashcard's answer label (holdout76: "Q: Monitored by aPTT?\nA: Unfractionated heparin (C)."): "A:" opening the

@@ -155,7 +155,8 @@ def _upright(match: re.Match) -> str:
 # between letters ("n**o**t", "wr*o*ng", "n<b>o</b>t", "no<!-- -->t sure")
 _WORD_SPLITTER = r"(?:\*{1,3}|_{1,3}|~~|`|</?[A-Za-z][^<>\n]{0,60}>|<!--[^\n]{0,60}?-->)"
 _MARKUP_AFTER_LETTER = re.compile(r"(?:[*_~`]|<(?=[/!A-Za-z]))(?<=[A-Za-z].)")  # (speed: a mark after a letter, found by its first character)
-_SPLIT_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z]+(?:" + _WORD_SPLITTER + r"+[A-Za-z]+)+(?![A-Za-z])")
+# (the run of marks possessive: "answer" + 100,000 stars is one run, never split into its exponentially many readings)
+_SPLIT_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z]+(?:" + _WORD_SPLITTER + r"++[A-Za-z]+)+(?![A-Za-z])")
 _SPLITTER = re.compile(_WORD_SPLITTER)
 
 

@@ -18,7 +18,8 @@ besides the words said -- the fillers, the spoken punctuation of a dictation and
   last sentence.`` -- removes the sentence before it on its line, as a dictation system does: ``The answer is B.
   Delete last sentence. The answer is A.`` says ``The answer is A.``; ``C fits best. Scratch that. I'm not sure
   yet.`` says ``I'm not sure yet.``. A command with nothing of its line before it (after a tag or a line break)
-  removes nothing and stays, for the readers of withdrawal to read.
+  removes nothing and stays, for the readers of withdrawal to read, and so does a command that ends the text or its
+  tagged block (``No pneumothorax. Scratch that.``: nothing is said instead).
 
 Linear: each rule is one pass of a regex without nested quantifiers. Reconstructed rule (ours), read by
 :func:`polyreward.verifiers.reading.normalise` on prose.
@@ -46,7 +47,9 @@ _UNHEARD = re.compile(r"\[(?i:inaudible|unintelligible|indiscernible|crosstalk|s
 # an editing command as its own sentence, with the sentence before it on its line (none when a tag or a line break
 # comes first: the command then stays)
 _COMMAND = r"[^\S\n]+(?i:(?:scratch|strike|delete)[^\S\n]+(?:that|(?:the[^\S\n]+)?last[^\S\n]+sentence))[^\S\n]*[.!]"
-_EDIT = re.compile(r"(?:(?<=[.!?])|(?<![^\n>]))[^\S\n]*[^.!?\n<>]+[.!?]" + _COMMAND)
+# (nor when nothing follows the command: "No pneumothorax. Scratch that." ending a report takes it back, for the
+# readers of withdrawal to read, as in written text)
+_EDIT = re.compile(r"(?:(?<=[.!?])|(?<![^\n>]))[^\S\n]*[^.!?\n<>]+[.!?]" + _COMMAND + r"(?=\s*[^\s<])")
 
 
 def dictates(text: str) -> bool:
