@@ -375,8 +375,7 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   a letter in a named speaker's turn (`Student: B, ...`) then the examiner's `Correct.`: the speaker's letter is
     #   read as hearsay, as earlier splits' student and quiz-key letters must be; not traced further in time
     ("holdout125", "x125_ch_g_examiner_confirms_letter", "Student: B, three hundred forty-three me"),
-    #   dictation commands spoken as words (`answer colon A period`) are not read as the marks they dictate
-    ("holdout125", "x125_ch_g_dictated_answer_colon", "Newton's second law is F equals m a peri"),
+    #   (`x125_ch_g_dictated_answer_colon`, `answer colon A period`, is paid since holdout_r59's spoken punctuation)
     #   a question (`Is it... B?`) then the student's `Yes, B.` and the examiner's `Good.`: not traced in time
     ("holdout125", "x125_ch_g_asks_then_explains_commits", "Examiner: Which organ?\nStudent: Is it..."),
     # holdout126 (professional documents and records; written blind), left open after its rules:
